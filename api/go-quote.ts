@@ -3,6 +3,7 @@
  * errors' values, names, CEL's strings.quote, netip's and url's errors; and Go's encoding/json,
  * for values of a named string type, which a field error prints as JSON.
  */
+import { strayByteOf } from './go-bytes';
 import { GO_PRINTABLE_RANGES } from './go-printable';
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -39,15 +40,20 @@ function hex(code: number, digits: number): string {
 }
 
 /**
- * A lone surrogate stands for U+FFFD: JavaScript keeps one that JSON text escapes (`"\ud800"`)
- * where Go's decoder, like Node's for raw bytes that are not UTF-8, puts the replacement
- * character, so the reference quotes U+FFFD for the same request.
+ * A stray byte (see go-bytes.ts) prints as Go prints it, `\xff`. Any other lone surrogate stands
+ * for U+FFFD: JavaScript keeps one that JSON text escapes (`"\ud800"`) where Go's decoder puts
+ * the replacement character, so the reference quotes U+FFFD for the same request.
  */
 export function goQuote(text: string): string {
   let out = '"';
   for (const character of text) {
     const escape = ESCAPES[character];
     let code = character.codePointAt(0)!;
+    const stray = strayByteOf(code);
+    if (stray !== undefined) {
+      out += `\\x${hex(stray, 2)}`;
+      continue;
+    }
     if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
     if (escape !== undefined) out += escape;
     else if (goIsPrint(code)) out += String.fromCodePoint(code);
@@ -73,13 +79,14 @@ const GO_JSON_DIFFERENCES = /\\\\|\\ud[89a-f][0-9a-f]{2}|[<>&\u2028\u2029]/g;
 
 /**
  * JSON text of JSON.stringify as Go's json.Marshal writes the same value: HTML-safe (`<`, `>`,
- * `&` escaped), and a lone surrogate, which JSON.stringify escapes as it is, the U+FFFD it
+ * `&` escaped), a stray byte as the escape `\ufffd` (as json.Marshal writes a byte that is no
+ * UTF-8), and another lone surrogate, which JSON.stringify escapes as it is, the U+FFFD it
  * stands for (see goQuote). Member order stays the caller's.
  */
 export function goJSONEscaped(json: string): string {
   return json.replace(GO_JSON_DIFFERENCES, (match) => {
     if (match === '\\\\') return match;
-    if (match.length > 1) return '\ufffd';
+    if (match.length > 1) return strayByteOf(parseInt(match.slice(2), 16)) === undefined ? '\ufffd' : '\\ufffd';
     return `\\u${hex(match.charCodeAt(0), 4)}`;
   });
 }

@@ -13,7 +13,7 @@
 import type { RE2JS } from 're2js';
 import { compileRe2 } from '../regex/re2';
 import type { FieldError } from '../registry/types';
-import { goValue } from '../apply/go-print';
+import { goFormatFloat, goInt64OfFloat, isGoInt64 } from '../../api/go-number';
 import { goMarshal, isObject } from '../json/value';
 import {
   deepEqual,
@@ -60,10 +60,6 @@ function tooMany(name: string, actual: number, max: number): FieldError {
     field: name,
     detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
   };
-}
-
-function invalidValue(name: string, value: unknown, message: string): FieldError {
-  return invalid(pathOf(name), typeof value === 'number' ? new GoValue(goValue(value)) : value, message);
 }
 
 /** Length in characters (runes), as the validator counts strings. */
@@ -121,7 +117,7 @@ function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors
   if (typeof value === 'number') checkNumber(name, value, schema, errors);
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) {
-      errors.push(invalidValue(name, value.length, `${name} in body should have at least ${schema.minItems} items`));
+      errors.push(invalid(pathOf(name), value.length, `${name} in body should have at least ${schema.minItems} items`));
     }
     if (schema.maxItems !== undefined && value.length > schema.maxItems)
       errors.push(tooMany(name, value.length, schema.maxItems));
@@ -129,7 +125,9 @@ function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors
   if (isObject(value)) {
     const size = Object.keys(value).length;
     if (schema.minProperties !== undefined && size < schema.minProperties) {
-      errors.push(invalidValue(name, size, `${name} in body should have at least ${schema.minProperties} properties`));
+      errors.push(
+        invalid(pathOf(name), size, `${name} in body should have at least ${schema.minProperties} properties`),
+      );
     }
     if (schema.maxProperties !== undefined && size > schema.maxProperties)
       errors.push(tooMany(name, size, schema.maxProperties));
@@ -162,19 +160,65 @@ function checkString(name: string, value: string, schema: JSONSchemaProps, error
   }
 }
 
+/**
+ * A number is judged in the type the decoder gave it, then printed in it: an int64 against the
+ * schema's bounds and factor made int64 as Go converts them (a fraction dropped, so 1 meets a
+ * minimum of 1.5 and a factor of 0.25 is 0), a float64 against them as they are. multipleOf
+ * comes first, then minimum, then maximum, as the validator merges its results.
+ */
 function checkNumber(name: string, value: number, schema: JSONSchemaProps, errors: FieldError[]): void {
   const { minimum, maximum, multipleOf } = schema;
-  if (maximum !== undefined && (schema.exclusiveMaximum ? value >= maximum : value > maximum)) {
-    const words = schema.exclusiveMaximum ? 'should be less than' : 'should be less than or equal to';
-    errors.push(invalidValue(name, value, `${name} in body ${words} ${goValue(maximum)}`));
+  const asInt64 = isGoInt64(value);
+  const inValueType = (bound: number) => {
+    if (!asInt64) return { compared: bound, shown: goFormatFloat(bound, 64) };
+    const int64 = goInt64OfFloat(bound);
+    return { compared: Number(int64), shown: int64.toString(), int64 };
+  };
+  if (multipleOf !== undefined) {
+    const factor = inValueType(multipleOf);
+    if (factor.compared <= 0)
+      errors.push(
+        invalid(
+          pathOf(name),
+          new GoValue(factor.shown),
+          `factor MultipleOf declared for ${name} must be positive: ${factor.shown}`,
+        ),
+      );
+    else if (factor.int64 !== undefined ? BigInt(value) % factor.int64 !== 0n : !isFloatMultiple(value, multipleOf))
+      errors.push(invalid(pathOf(name), value, `${name} in body should be a multiple of ${factor.shown}`));
   }
-  if (minimum !== undefined && (schema.exclusiveMinimum ? value <= minimum : value < minimum)) {
-    const words = schema.exclusiveMinimum ? 'should be greater than' : 'should be greater than or equal to';
-    errors.push(invalidValue(name, value, `${name} in body ${words} ${goValue(minimum)}`));
+  if (minimum !== undefined) {
+    const bound = inValueType(minimum);
+    if (schema.exclusiveMinimum ? value <= bound.compared : value < bound.compared) {
+      const words = schema.exclusiveMinimum ? 'should be greater than' : 'should be greater than or equal to';
+      errors.push(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
+    }
   }
-  if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf)) {
-    errors.push(invalidValue(name, value, `${name} in body should be a multiple of ${goValue(multipleOf)}`));
+  if (maximum !== undefined) {
+    const bound = inValueType(maximum);
+    if (schema.exclusiveMaximum ? value >= bound.compared : value > bound.compared) {
+      const words = schema.exclusiveMaximum ? 'should be less than' : 'should be less than or equal to';
+      errors.push(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
+    }
   }
+}
+
+/** Relative error below which the validator takes a float64 quotient as whole. */
+const WHOLE_QUOTIENT_EPSILON = 1e-9;
+
+/**
+ * The validator's float64 multipleOf: the quotient (the value times the inverse of a factor
+ * below 1) taken as whole within a relative error, as go-openapi's IsFloat64AJSONInteger does.
+ * It measures a negative quotient against its conversion to uint64, which lands near 2^64, so
+ * only an exact whole one passes; so does no quotient between 0 and 1.
+ */
+function isFloatMultiple(value: number, factor: number): boolean {
+  const quotient = factor < 1 ? (1 / factor) * value : value / factor;
+  if (!Number.isFinite(quotient) || Math.abs(quotient) > Number.MAX_SAFE_INTEGER) return false;
+  if (Number.isInteger(quotient)) return true;
+  const whole = Math.trunc(quotient);
+  if (quotient < 0 || whole === 0) return false;
+  return (quotient - whole) / (quotient + whole) < WHOLE_QUOTIENT_EPSILON;
 }
 
 function checkEnum(name: string, value: unknown, members: readonly unknown[], errors: FieldError[]): void {

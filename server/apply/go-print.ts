@@ -3,21 +3,16 @@
  * string, int64 or float64, bool, map[string]interface {}, []interface {}, nil), for the
  * apply texts that print them: `%T` (goTypeName), `%v` (goValue) and `%#v` (goSharpValue).
  * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
- * reference's decoder makes of it.
+ * reference's decoder makes of it, unless it is beyond int64's range.
  */
-import { goFormatFloat } from '../../api/go-float';
+import { goNumber, isGoInt64 } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
 import { isObject } from '../json/value';
-
-/** `%v` of a float64 (`%g` with the shortest precision); whole numbers print as the int64 they decode to. */
-function goFloat(value: number): string {
-  return Number.isInteger(value) ? String(value) : goFormatFloat(value, 64);
-}
 
 export function goTypeName(value: unknown): string {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  if (typeof value === 'number') return isGoInt64(value) ? 'int64' : 'float64';
   if (Array.isArray(value)) return '[]interface {}';
   if (isObject(value)) return 'map[string]interface {}';
   return '<nil>';
@@ -32,7 +27,7 @@ function sortedEntries(record: Record<string, unknown>): [string, unknown][] {
 /** `%v`: `abc`, `5`, `true`, `[a b]`, `map[k:v]`, `<nil>`. */
 export function goValue(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
-  if (typeof value === 'number') return goFloat(value);
+  if (typeof value === 'number') return goNumber(value);
   if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
   if (isObject(value))
     return `map[${sortedEntries(value)
@@ -45,7 +40,7 @@ export function goValue(value: unknown): string {
 export function goSharpValue(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return goFloat(value);
+  if (typeof value === 'number') return goNumber(value);
   if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpValue).join(', ')}}`;
   if (isObject(value))
     return `map[string]interface {}{${sortedEntries(value)

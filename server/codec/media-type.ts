@@ -13,6 +13,7 @@
 import { notAcceptable, unsupportedMediaType } from '../status/catalogue';
 import { goMediaType } from './go-media-type';
 import type { StatusError } from '../status/status-error';
+import type { QueryParameters } from '../request/query';
 
 export interface MediaRange {
   /** Lowercased, `*` allowed. */
@@ -316,7 +317,7 @@ function acceptParameters(
  */
 export function wantsPretty(options: {
   negotiated: Negotiated;
-  query: URLSearchParams;
+  query: QueryParameters;
   userAgent: string | undefined;
 }): boolean {
   if (options.negotiated.pretty) return true;

@@ -9,7 +9,7 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../../api/identity';
 import type { RequestInfo } from '../request/request-info';
-import { parseListQuery, type ListQuery } from '../request/query';
+import { parseListQuery, type ListQuery, type QueryParameters } from '../request/query';
 import { featureEnabled } from '../config/feature-enabled';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { writeObject, type Endpoint } from '../responsewriters/respond';
@@ -59,7 +59,7 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
 }
 
 /** The request's list options, defaulted and checked under the server's WatchList gate. */
-export function listQueryOf(scope: HandlerScope, query: URLSearchParams): ListQuery {
+export function listQueryOf(scope: HandlerScope, query: QueryParameters): ListQuery {
   return parseListQuery(query, { watchList: featureEnabled(scope.context.featureGates ?? {}, 'WatchList') });
 }
 

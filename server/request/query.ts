@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
+import { decodeGoBytes, goBytesOf, strayByteCharacter, strayByteOf, wellFormed } from '../../api/go-bytes';
 import { goIsPrint, goJSONQuote, goQuote } from '../../api/go-quote';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
@@ -18,14 +19,45 @@ import {
   tooLong,
 } from '../status/field-errors';
 
+/** What handlers read of a query: the parameters by name, as Go's url.Values gives them. */
+export interface QueryParameters {
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string): boolean;
+}
+
+/**
+ * A query's parameters in the order sent, with their stray bytes kept (a URLSearchParams would
+ * make each a U+FFFD, which messages then print unlike the reference).
+ */
+class GoQueryParameters implements QueryParameters {
+  private readonly pairs: (readonly [string, string])[] = [];
+
+  append(name: string, value: string): void {
+    this.pairs.push([name, value]);
+  }
+
+  get(name: string): string | null {
+    return this.pairs.find(([key]) => key === name)?.[1] ?? null;
+  }
+
+  getAll(name: string): string[] {
+    return this.pairs.filter(([key]) => key === name).map(([, value]) => value);
+  }
+
+  has(name: string): boolean {
+    return this.pairs.some(([key]) => key === name);
+  }
+}
+
 /**
  * The query as Go's url.ParseQuery reads it: a pair whose escapes do not decode (`%zz`) or
  * that holds a semicolon is skipped, and the rest stand, as the reference's handlers see them.
  */
-export function queryOf(req: IncomingMessage): URLSearchParams {
+export function queryOf(req: IncomingMessage): QueryParameters {
   const url = req.url ?? '/';
   const start = url.indexOf('?');
-  const params = new URLSearchParams();
+  const params = new GoQueryParameters();
   if (start < 0) return params;
   for (const pair of url.slice(start + 1).split('&')) {
     if (pair === '' || pair.includes(';')) continue;
@@ -45,7 +77,8 @@ function queryUnescape(text: string): string | undefined {
 
 /**
  * Go's unescaping of a path or a query component: undefined when a `%` does not start two hex
- * digits. Escapes that are not UTF-8 stay bytes in Go; as text they are replacement characters.
+ * digits. Escapes that are not UTF-8 stay bytes in Go, held here as stray-byte characters
+ * (api/go-bytes.ts), which messages print as the reference does.
  */
 export function percentUnescape(text: string): string | undefined {
   if (!text.includes('%')) return text;
@@ -53,10 +86,11 @@ export function percentUnescape(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
   } catch {
-    return Buffer.from(
+    const bytes = Buffer.from(
       text.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       'latin1',
-    ).toString('utf8');
+    );
+    return decodeGoBytes(bytes, strayByteCharacter);
   }
 }
 
@@ -80,13 +114,13 @@ export function parseInteger(text: string): number {
   return Number(value);
 }
 
-function optionalBool(query: URLSearchParams, name: string): boolean | undefined {
+function optionalBool(query: QueryParameters, name: string): boolean | undefined {
   const text = query.get(name);
   return text === null ? undefined : parseBool(text);
 }
 
 /** An integer parameter; present but empty is Go's parse error, as the reference answers it. */
-function optionalInteger(query: URLSearchParams, name: string): number | undefined {
+function optionalInteger(query: QueryParameters, name: string): number | undefined {
   const text = query.get(name);
   return text === null ? undefined : parseInteger(text);
 }
@@ -127,15 +161,17 @@ function fieldManagerErrors(fieldManager: string | undefined, required: boolean)
   }
   const path = FieldPath.root('fieldManager');
   const errors: FieldError[] = [];
-  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) errors.push(tooLong(path, FIELD_MANAGER_MAX_BYTES));
+  if (goBytesOf(fieldManager).length > FIELD_MANAGER_MAX_BYTES) errors.push(tooLong(path, FIELD_MANAGER_MAX_BYTES));
   let offset = 0;
   for (const character of fieldManager) {
-    const code = character.codePointAt(0)!;
+    // Go ranges over a stray byte as one byte of U+FFFD, which is printable.
+    const stray = strayByteOf(character.codePointAt(0)!) !== undefined;
+    const code = stray ? 0xfffd : character.codePointAt(0)!;
     if (!goIsPrint(code)) {
       const unicode = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
       errors.push(invalidField(path, fieldManager, `invalid character ${unicode} (at position ${offset})`));
     }
-    offset += Buffer.byteLength(character);
+    offset += stray ? 1 : Buffer.byteLength(character);
   }
   return errors;
 }
@@ -150,7 +186,7 @@ const FIELD_VALIDATION_VALUES: readonly FieldValidation[] = ['Ignore', 'Warn', '
 export type WriteOptionsKind = 'CreateOptions' | 'UpdateOptions' | 'ApplyPatchOptions' | 'PatchOptions';
 
 /** The options checked in the reference's order: force or a required fieldManager, fieldManager, dryRun, fieldValidation. */
-export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind): WriteOptions {
+export function parseWriteOptions(query: QueryParameters, kind: WriteOptionsKind): WriteOptions {
   const dryRun = query.getAll('dryRun');
   const fieldValidation = query.get('fieldValidation') ?? '';
   const fieldManager = query.get('fieldManager') ?? undefined;
@@ -168,7 +204,8 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
   return {
     dryRun: dryRun.includes('All'),
     fieldValidation: fieldValidation === '' ? 'Warn' : (fieldValidation as FieldValidation),
-    fieldManager,
+    // Stored in managedFields, where the reference's JSON shows a stray byte as U+FFFD.
+    fieldManager: fieldManager === undefined ? undefined : wellFormed(fieldManager),
     force: kind === 'ApplyPatchOptions' ? force : undefined,
   };
 }
@@ -200,7 +237,7 @@ function forbidden(field: string, detail: string): FieldError {
  * nothing of initial events is a watch list: it gets the state, and with bookmarks allowed the
  * bookmark that ends it. Off, a watch may not ask for initial events at all.
  */
-export function parseListQuery(query: URLSearchParams, { watchList }: { readonly watchList: boolean }): ListQuery {
+export function parseListQuery(query: QueryParameters, { watchList }: { readonly watchList: boolean }): ListQuery {
   const watch = isWatchQuery(query);
   const resourceVersion = query.get('resourceVersion') ?? undefined;
   const askedMatch = query.get('resourceVersionMatch') ?? '';
@@ -282,7 +319,7 @@ export function parseListQuery(query: URLSearchParams, { watchList }: { readonly
 }
 
 /** Whether the query turns a GET into a watch (`watch=1`, `watch=true`...). */
-export function isWatchQuery(query: URLSearchParams): boolean {
+export function isWatchQuery(query: QueryParameters): boolean {
   const text = query.get('watch');
   return text !== null && parseBool(text);
 }
@@ -320,7 +357,7 @@ const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
 /** Query parameters first, then a DeleteOptions body (when one was sent) over them, as the reference does. */
 export function parseDeleteOptions(
-  query: URLSearchParams,
+  query: QueryParameters,
   body: Buffer,
   features: DeleteOptionsFeatures = {},
 ): DeleteRequestOptions {

@@ -5,6 +5,7 @@
  * cannot print), numbers and booleans bare, structs and maps in the form the reference prints
  * each in (JSON in 1.34, `%#v` where a message still has it), since kubectl users read these texts.
  */
+import { goNumber } from '../../api/go-number';
 import { goJSONEscaped, goJSONQuote, goQuote } from '../../api/go-quote';
 import type { FieldError } from './field-error';
 
@@ -51,7 +52,8 @@ export function formatValue(value: unknown): string {
   if (value instanceof GoValue) return value.text;
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'boolean') return String(value);
   return goJSONEscaped(JSON.stringify(value));
 }
 

@@ -2,6 +2,7 @@
  * The one error class that reaches clients: it carries a `metav1.Status`, and
  * `server/responsewriters/write-status.ts` is the one place that turns it into a response.
  */
+import { wellFormed } from '../../api/go-bytes';
 
 export interface StatusCause {
   /** The JSON and protobuf name of the reference's StatusCause.Type. */
@@ -53,7 +54,7 @@ export class StatusError extends Error {
       apiVersion: 'v1',
       metadata: init.continueToken === undefined ? {} : { continue: init.continueToken },
       status: 'Failure',
-      message: init.message,
+      message: wellFormed(init.message),
       reason: init.reason,
       details: init.details === undefined ? undefined : withoutEmptyFields(init.details),
       code: init.code,
@@ -69,14 +70,22 @@ export class StatusError extends Error {
   }
 }
 
-/** The reference omits empty strings and empty cause lists (`omitempty`). */
+/**
+ * The reference omits empty strings and empty cause lists (`omitempty`). Its texts may hold a
+ * stray byte of a request's path or query, which its JSON writes as U+FFFD (wellFormed).
+ */
 function withoutEmptyFields(details: StatusDetails): StatusDetails {
+  const causes = details.causes?.map((cause) => ({
+    ...cause,
+    ...(cause.message === undefined ? {} : { message: wellFormed(cause.message) }),
+    ...(cause.field === undefined ? {} : { field: wellFormed(cause.field) }),
+  }));
   return {
-    ...(details.name ? { name: details.name } : {}),
+    ...(details.name ? { name: wellFormed(details.name) } : {}),
     ...(details.group ? { group: details.group } : {}),
     ...(details.kind ? { kind: details.kind } : {}),
     ...(details.uid ? { uid: details.uid } : {}),
-    ...(details.causes && details.causes.length > 0 ? { causes: details.causes } : {}),
+    ...(causes && causes.length > 0 ? { causes } : {}),
     ...(details.retryAfterSeconds ? { retryAfterSeconds: details.retryAfterSeconds } : {}),
   };
 }

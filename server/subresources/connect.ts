@@ -36,7 +36,7 @@ import {
 import { isHtml, rewriteHtmlBody } from '../proxy/html-links';
 import { openUpstream, type UpstreamAnswer, type UpstreamInit } from '../proxy/upstream';
 import { admitConnect } from '../registry/store/admission';
-import { parseBool, parseInteger, queryOf } from '../request/query';
+import { parseBool, parseInteger, queryOf, type QueryParameters } from '../request/query';
 import { badRequest, internalError, notFound, serviceUnavailable, unclassified } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import type { Verb } from '../registry/types';
@@ -303,7 +303,7 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
 type StreamConnection = 'exec' | 'attach' | 'portforward';
 
 /** The kubelet's parameters of a stream, as the reference's streamParams writes them (url.Values: keys in order). */
-function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
+function streamQuery(kind: StreamConnection, query: QueryParameters): string {
   const params = new URLSearchParams();
   const flag = (name: string) => {
     const text = query.get(name);

@@ -7,7 +7,7 @@
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, invalid as invalidField, notSupported } from '../status/field-errors';
-import { parseBool, parseInteger } from '../request/query';
+import { parseBool, parseInteger, type QueryParameters } from '../request/query';
 import { goTimeParseError, RFC3339_LAYOUT } from '../validation/go-time';
 
 export interface PodLogOptions {
@@ -32,7 +32,7 @@ const LOG_STREAMS = ['Stdout', 'Stderr', 'All'];
  * The first value of each parameter, converted as the reference's query decoding converts it;
  * with PodLogsQuerySplitStreams on (`splitStreams`) a log without a stream reads them `All`.
  */
-export function parsePodLogOptions(query: URLSearchParams, splitStreams: boolean): PodLogOptions {
+export function parsePodLogOptions(query: QueryParameters, splitStreams: boolean): PodLogOptions {
   const flag = (name: string) => {
     const text = query.get(name);
     return text !== null && parseBool(text);

@@ -7,6 +7,7 @@ import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from './pa
 import { badRequest } from '../status/catalogue';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../storage/objects/store-watch';
 import type { ColumnDefinition } from './columns';
+import type { QueryParameters } from '../request/query';
 import { DEFAULT_PRINTER, type Printer, type RowCondition } from './printer';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -36,7 +37,7 @@ export interface TableOptions {
 }
 
 /** `includeObject` from the query; anything but the three values is the reference's 400. */
-export function includeObjectOf(query: URLSearchParams): IncludeObject {
+export function includeObjectOf(query: QueryParameters): IncludeObject {
   const value = query.get('includeObject');
   if (value === null || value === '') return 'Metadata';
   if (value === 'None' || value === 'Metadata' || value === 'Object') return value;

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid } from '../status/field-errors';
-import { validateNonnegative } from './object-meta';
+import { kubeFinalizerListErrors, validateNonnegative, validateObjectMetaUpdate } from './object-meta';
 
 type WorkloadStatus = Record<string, number | undefined>;
 
@@ -40,6 +40,10 @@ function collisionCountDecremented(status: WorkloadStatus, old: WorkloadStatus):
 
 const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
 
+/**
+ * The reference's ValidateStatefulSetStatusUpdate checks the metadata's update itself, between
+ * the counts and the collision count, so the kind's status write runs no metadata pass of its own.
+ */
 export function validateStatefulSetStatusUpdate(statefulSet: KubeObject, old: KubeObject): FieldError[] {
   const status = statusOf(statefulSet);
   return [
@@ -59,6 +63,8 @@ export function validateStatefulSetStatusUpdate(statefulSet: KubeObject, old: Ku
       ABOVE_REPLICAS,
     ),
     ...notAbove(status, ['availableReplicas'], 'readyReplicas', 'cannot be greater than status.readyReplicas'),
+    ...validateObjectMetaUpdate(statefulSet.metadata, old.metadata),
+    ...kubeFinalizerListErrors(statefulSet.metadata.finalizers),
     ...collisionCountDecremented(status, statusOf(old)),
   ];
 }

@@ -791,7 +791,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
   const typed =
     prune !== undefined
-      ? pruned(value as KubeObject, prune)
+      ? pruned(plainNumbers(value) as KubeObject, prune)
       : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's

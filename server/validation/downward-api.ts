@@ -8,6 +8,7 @@ import { canonicalQuantity, parseQuantity, Quantity } from '../quantity/quantity
 import type { FieldError } from '../status/field-error';
 import { invalid, notSupported, required, type FieldPath } from '../status/field-errors';
 import { isQualifiedName } from './names';
+import { HUGE_PAGES_PREFIX } from './resource-names';
 import { fileModeErrors, localNonReservedPathErrors } from './volume-file-paths';
 
 type Json = Record<string, unknown>;
@@ -60,7 +61,7 @@ const RESOURCE_FIELDS = [
   'requests.ephemeral-storage',
   'requests.memory',
 ];
-const HUGE_PAGES_PREFIXES = ['requests.hugepages-', 'limits.hugepages-'];
+const HUGE_PAGES_PREFIXES = [`requests.${HUGE_PAGES_PREFIX}`, `limits.${HUGE_PAGES_PREFIX}`];
 const BYTE_DIVISORS = ['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei'];
 const BYTE_DIVISORS_TEXT = BYTE_DIVISORS.join(', ');
 

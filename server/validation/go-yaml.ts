@@ -28,7 +28,7 @@ import {
   type YAMLError,
   type YAMLMap,
 } from 'yaml';
-import { goFormatFloat } from '../../api/go-float';
+import { goFormatFloat } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
 import { NumberLiteral } from './number-literal';
 import { MAX_NESTING_DEPTH, tooDeep } from '../request/nesting';

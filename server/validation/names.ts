@@ -3,6 +3,7 @@
  * of messages it would: empty when valid. The texts, including the double space that the
  * reference's example list prints before "or", are what clients show users.
  */
+import { decodeGoBytes } from '../../api/go-bytes';
 
 export function regexError(message: string, pattern: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${pattern}')`;
@@ -24,6 +25,14 @@ export function maxLenError(length: number): string {
  */
 export function goLen(value: string): number {
   return Buffer.byteLength(value, 'utf8');
+}
+
+/**
+ * Go's `s[start:end]` of a string, counted in its UTF-8 bytes, as the reference's JSON then
+ * shows it: a character cut at either end leaves stray bytes, each written as one U+FFFD.
+ */
+export function goByteSlice(value: string, start: number, end?: number): string {
+  return decodeGoBytes(Buffer.from(value, 'utf8').subarray(start, end), () => '\ufffd');
 }
 
 export const EMPTY_ERROR = 'must be non-empty';

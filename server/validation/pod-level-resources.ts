@@ -9,6 +9,7 @@ import { containerAmounts, containerTotals, type Totals } from '../registry/kind
 import { parseQuantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { invalid, type FieldPath } from '../status/field-errors';
+import { isHugePages } from './resource-names';
 
 type Json = Record<string, unknown>;
 
@@ -36,9 +37,7 @@ export function podResourceConsistencyErrors(spec: Json, resources: PodLevelReso
         `must be greater than or equal to aggregate container requests of ${total.text}`,
       ),
     );
-  const hugePageLimits: Totals = new Map(
-    [...containerTotals(spec, 'limits')].filter(([name]) => name.startsWith('hugepages-')),
-  );
+  const hugePageLimits: Totals = new Map([...containerTotals(spec, 'limits')].filter(([name]) => isHugePages(name)));
   for (const { name, total, podText } of exceeding(hugePageLimits, resources.limits))
     errors.push(
       invalid(

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FIELD_IMMUTABLE, FieldPath, invalid, required } from '../status/field-errors';
-import { validateResourceName } from './resource-names';
+import { HUGE_PAGES_PREFIX, validateResourceName } from './resource-names';
 import { validateResourceQuantityValue } from './resource-requirements';
 
 const STANDARD_QUOTA_SCOPES = [
@@ -63,7 +63,7 @@ const CONFLICTING_SCOPES = [
 ];
 
 function isStandardQuotaResource(name: string): boolean {
-  return STANDARD_QUOTA_RESOURCES.has(name) || name.startsWith('requests.hugepages-');
+  return STANDARD_QUOTA_RESOURCES.has(name) || name.startsWith(`requests.${HUGE_PAGES_PREFIX}`);
 }
 
 /** Whether a scope can count the resource: pod scopes count pods (and, but for BestEffort, their compute). */

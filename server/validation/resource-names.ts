@@ -32,11 +32,12 @@ const STANDARD_RESOURCES = new Set([
 ]);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
+/** What names a huge page size's resource (`hugepages-2Mi`), here and wherever resources are counted. */
+export const HUGE_PAGES_PREFIX = 'hugepages-';
 /** What the reference names as supported at the pod level: the huge pages by their prefix, sorted in. */
-const POD_LEVEL_SUPPORTED = ['cpu', 'hugepages-', 'memory'];
-const HUGE_PAGES_PREFIX = 'hugepages-';
+const POD_LEVEL_SUPPORTED = ['cpu', HUGE_PAGES_PREFIX, 'memory'];
 
-function isHugePages(name: string): boolean {
+export function isHugePages(name: string): boolean {
   return name.startsWith(HUGE_PAGES_PREFIX);
 }
 

@@ -9,10 +9,10 @@ import { canonicalQuantity, parseQuantity, valueRoundedUp, type Quantity } from 
 import type { FieldError } from '../status/field-error';
 import { forbidden, invalid, required, type FieldPath } from '../status/field-errors';
 import { isQualifiedName } from './names';
+import { HUGE_PAGES_PREFIX, isHugePages } from './resource-names';
 
 type ResourceList = Record<string, unknown>;
 
-const HUGE_PAGES_PREFIX = 'hugepages-';
 /** Counts of objects: what a quota counts one by one. */
 const INTEGER_RESOURCES = new Set([
   'pods',
@@ -27,8 +27,6 @@ const INTEGER_RESOURCES = new Set([
 ]);
 const QOS_RESOURCES = new Set(['cpu', 'memory']);
 const ZERO = parseQuantity('0') as Quantity;
-
-const isHugePages = (name: string): boolean => name.startsWith(HUGE_PAGES_PREFIX);
 
 /** Names without a domain, or in a kubernetes.io one, are the platform's own. */
 function isNativeResource(name: string): boolean {

@@ -13,16 +13,24 @@ import {
   tooLong,
   tooMany,
 } from '../status/field-errors';
-import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
+import {
+  DNS1123_LABEL_MAX,
+  goByteSlice,
+  goLen,
+  isCIdentifier,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from './names';
 import { goNodeSelectorTerms } from './node-selector';
 import { immutableAs } from './semantic-equality';
 import { validateTemplateObjectMeta } from './object-meta';
+import { validateCSIDriverName } from './volume-sources';
 
-/** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
+/** A driver is named as a CSI driver is (the reference reuses that rule). */
 function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
-  const value = typeof driver === 'string' ? driver : '';
-  const errors: FieldError[] = value === '' ? [required(path)] : [];
-  return [...errors, ...isDNS1123Subdomain(value).map((message) => invalid(path, value, message))];
+  return validateCSIDriverName(typeof driver === 'string' ? driver : '', path);
 }
 
 interface ResourceSliceSpec {
@@ -69,7 +77,7 @@ function subdomainErrors(value: string, path: FieldPath): FieldError[] {
 /** A pool's name may have several subdomains separated by `/`. */
 function poolNameErrors(name: string, path: FieldPath): FieldError[] {
   if (name === '') return [required(path)];
-  const errors = name.length > POOL_NAME_MAX_LENGTH ? [tooLong(path, POOL_NAME_MAX_LENGTH)] : [];
+  const errors = goLen(name) > POOL_NAME_MAX_LENGTH ? [tooLong(path, POOL_NAME_MAX_LENGTH)] : [];
   for (const part of name.split('/')) errors.push(...subdomainErrors(part, path));
   return errors;
 }
@@ -123,14 +131,14 @@ function exactlyOne(set: readonly string[], path: FieldPath, rules: { none: stri
 /** An attribute holds one typed value; the reference prints the offending one as its internal struct. */
 function validateAttribute(attribute: DeviceAttribute, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (attribute.string != null && attribute.string.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+  if (attribute.string != null && goLen(attribute.string) > ATTRIBUTE_MAX_VALUE_LENGTH)
     errors.push(tooLong(path.child('string'), ATTRIBUTE_MAX_VALUE_LENGTH));
   if (attribute.version != null) {
     if (!SEMVER.test(attribute.version))
       errors.push(
         invalid(path.child('version'), attribute.version, 'must be a string compatible with semver.org spec 2.0.0'),
       );
-    if (attribute.version.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+    if (goLen(attribute.version) > ATTRIBUTE_MAX_VALUE_LENGTH)
       errors.push(tooLong(path.child('version'), ATTRIBUTE_MAX_VALUE_LENGTH));
   }
   const values = [attribute.int, attribute.bool, attribute.string, attribute.version];
@@ -155,6 +163,19 @@ const SEMVER = new RegExp(
     `(-${SEMVER_PRERELEASE}(\\.${SEMVER_PRERELEASE})*)?(\\+${SEMVER_BUILD}(\\.${SEMVER_BUILD})*)?$`,
 );
 
+/**
+ * A map key as the reference prints it in a field path: one longer than `maxBytes` (never less
+ * than 16) keeps its first and last bytes around `...`, cut at byte offsets, so that a message
+ * about a huge key stays short. It is cut only for printing; the key's own rules see it whole.
+ */
+function keyInPath(key: string, maxBytes: number): string {
+  const limit = Math.max(maxBytes, 16);
+  const length = goLen(key);
+  if (length <= limit) return key;
+  const kept = limit - '...'.length;
+  return `${goByteSlice(key, 0, Math.ceil(kept / 2))}...${goByteSlice(key, length - Math.floor(kept / 2))}`;
+}
+
 /** Counters are named and counted per set; names are DNS labels. */
 interface CounterSet {
   name?: string;
@@ -175,7 +196,7 @@ function labelErrors(value: string, path: FieldPath): FieldError[] {
 function countersErrors(counters: CounterSet['counters'], path: FieldPath): FieldError[] {
   const names = Object.keys(counters ?? {});
   if (names.length === 0) return [required(path)];
-  return names.flatMap((name) => labelErrors(name, path.key(name)));
+  return names.flatMap((name) => labelErrors(name, path.key(keyInPath(name, DNS1123_LABEL_MAX))));
 }
 
 function counterCount(sets: readonly CounterSet[] | undefined): number {
@@ -246,12 +267,16 @@ function validateConsumption(
 
 /** The longest identifier of an attribute or capacity, after its optional domain. */
 const DEVICE_MAX_ID_LENGTH = 32;
+/** The longest domain before an attribute's or capacity's identifier. */
+const DEVICE_MAX_DOMAIN_LENGTH = 63;
+/** The longest attribute or capacity name printed whole in a field path. */
+const DEVICE_MAX_KEY_LENGTH = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH;
 
 /** An attribute's or capacity's name: a C identifier, optionally after a driver-like domain and `/`. */
 function qualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
   if (name === '') return [required(path, 'name required')];
   const identifierErrors = (id: string) => [
-    ...(id.length > DEVICE_MAX_ID_LENGTH ? [tooLong(path, DEVICE_MAX_ID_LENGTH)] : []),
+    ...(goLen(id) > DEVICE_MAX_ID_LENGTH ? [tooLong(path, DEVICE_MAX_ID_LENGTH)] : []),
     ...isCIdentifier(id).map((message) => invalid(path, id, message)),
   ];
   const parts = name.split('/');
@@ -292,12 +317,12 @@ function validateDevice(
     invalid(path.child('name'), device.name ?? '', message),
   );
   for (const [name, attribute] of Object.entries(device.attributes ?? {})) {
-    const at = path.child('attributes').key(name);
+    const at = path.child('attributes').key(keyInPath(name, DEVICE_MAX_KEY_LENGTH));
     errors.push(...qualifiedNameErrors(name, at), ...validateAttribute(attribute, at));
   }
   // A request policy says how one device's capacity is shared among several allocations.
   for (const [name, capacity] of Object.entries(device.capacity ?? {})) {
-    const at = path.child('capacity').key(name);
+    const at = path.child('capacity').key(keyInPath(name, DEVICE_MAX_KEY_LENGTH));
     errors.push(...qualifiedNameErrors(name, at));
     if (device.allowMultipleAllocations !== true && capacity.requestPolicy != null)
       errors.push(forbidden(at.child('requestPolicy'), 'allowMultipleAllocations must be true'));
@@ -607,9 +632,9 @@ function validateDeviceStatus(device: DeviceStatus, path: FieldPath, allocated: 
   if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data)))
     errors.push(invalid(path.child('data'), '<value omitted>', 'must be a valid JSON object'));
   const network = device.networkData ?? {};
-  if ((network.interfaceName ?? '').length > NETWORK_INTERFACE_NAME_MAX_LENGTH)
+  if (goLen(network.interfaceName ?? '') > NETWORK_INTERFACE_NAME_MAX_LENGTH)
     errors.push(tooLong(path.child('networkData', 'interfaceName'), NETWORK_INTERFACE_NAME_MAX_LENGTH));
-  if ((network.hardwareAddress ?? '').length > NETWORK_HARDWARE_ADDRESS_MAX_LENGTH)
+  if (goLen(network.hardwareAddress ?? '') > NETWORK_HARDWARE_ADDRESS_MAX_LENGTH)
     errors.push(tooLong(path.child('networkData', 'hardwareAddress'), NETWORK_HARDWARE_ADDRESS_MAX_LENGTH));
   return errors;
 }

@@ -7,7 +7,7 @@
 import { parseQuantity, Quantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, forbidden, invalid, notSupported, required, tooLong } from '../status/field-errors';
-import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
+import { goLen, inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
 import { downwardAPIVolumeFileErrors } from './downward-api';
 import { validatePersistentVolumeClaimTemplate, type ClaimTemplate } from './claim-spec';
 import { projectedVolumeErrors, type ProjectionOptions } from './projected-sources';
@@ -65,7 +65,7 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
 export function validateCSIDriverName(name: string, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (name === '') errors.push(required(path));
-  if (name.length > CSI_DRIVER_NAME_MAX) errors.push(tooLong(path, CSI_DRIVER_NAME_MAX));
+  if (goLen(name) > CSI_DRIVER_NAME_MAX) errors.push(tooLong(path, CSI_DRIVER_NAME_MAX));
   for (const message of isDNS1123Subdomain(name.toLowerCase())) errors.push(invalid(path, name, message));
   return errors;
 }

@@ -2,6 +2,7 @@
  * The `resourceVersion` query parameter: a decimal revision, "0" or empty. The texts are the
  * reference server's (its parser is Go's strconv.ParseUint).
  */
+import { goQuote } from '../../api/go-quote';
 import { ObjectError } from '../errors';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
@@ -15,7 +16,7 @@ export function parseResourceVersion(resourceVersion: string | undefined): numbe
       ? 'value out of range'
       : undefined;
   if (problem !== undefined) {
-    const quoted = JSON.stringify(resourceVersion);
+    const quoted = goQuote(resourceVersion);
     throw new ObjectError(
       'BadRequest',
       `invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${problem}`,

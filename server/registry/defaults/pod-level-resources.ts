@@ -8,13 +8,10 @@
 import { isObject } from '../../json/value';
 import { containerTotals } from '../kinds/container-resource-totals';
 import type { Json } from './fill';
+import { isHugePages } from '../../validation/resource-names';
+import { isOvercommitAllowed } from '../../validation/resource-requirements';
 
-const HUGE_PAGES_PREFIX = 'hugepages-';
-const isHugePages = (name: string) => name.startsWith(HUGE_PAGES_PREFIX);
 const isSupportedAtPodLevel = (name: string) => name === 'cpu' || name === 'memory' || isHugePages(name);
-/** A native resource (no domain, or a kubernetes.io one) other than huge pages may be overcommitted. */
-const allowsOvercommit = (name: string) =>
-  (!name.includes('/') || name.includes('kubernetes.io/')) && !isHugePages(name);
 
 const listAt = (resources: Json, list: 'requests' | 'limits') =>
   isObject(resources[list]) ? (resources[list] as Json) : undefined;
@@ -33,7 +30,7 @@ function defaultRequests(spec: Json, resources: Json): void {
   if (limits === undefined || Object.keys(limits).length === 0) return;
   const requests = listAt(resources, 'requests') ?? {};
   for (const [name, amount] of containerTotals(spec, 'requests'))
-    if (requests[name] === undefined && isSupportedAtPodLevel(name) && allowsOvercommit(name))
+    if (requests[name] === undefined && isSupportedAtPodLevel(name) && isOvercommitAllowed(name))
       requests[name] = amount.text;
   for (const [name, limit] of Object.entries(limits))
     if (requests[name] === undefined && isSupportedAtPodLevel(name)) requests[name] = limit;

@@ -85,8 +85,8 @@ export const appsKinds: readonly ResourceType[] = [
       ]),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
-      // The reference checks the status before the metadata's update (but a lowered collision count, after).
-      statusUpdatePasses: ['updateRules', 'update'],
+      // The status rules check the metadata's update among their own.
+      statusUpdatePasses: ['updateRules'],
       validateStatusUpdate: appsStatus.validateStatefulSetStatusUpdate,
       warnings: podTemplateWarnings('spec.template'),
     },

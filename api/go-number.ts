@@ -1,9 +1,16 @@
 /**
- * Go's shortest `%g` of a float: strconv.FormatFloat(value, 'g', -1, bitSize), which is also
- * what fmt's `%v` prints for a float64. The digits are the fewest that read back as the same
- * float of that size; the exponent form is taken below 1e-4 and from 1e6 on (Go's fixed rule
- * for the shortest precision), with at least two exponent digits.
+ * Numbers as the reference holds and prints them. Its JSON decoder makes a whole number that
+ * fits an int64 an int64 and any other number a float64 (a literal written `1.0` or `1e2` is a
+ * float64 too, a difference a parsed number no longer shows); a message prints either with
+ * fmt's `%v`.
  */
+
+const TWO_TO_63 = 2 ** 63;
+
+/** Whether the decoder holds the number as an int64 (else as a float64). */
+export function isGoInt64(value: number): boolean {
+  return Number.isInteger(value) && value >= -TWO_TO_63 && value < TWO_TO_63;
+}
 
 /** The fewest significant digits that read back as the same float, and the decimal exponent of the first. */
 function shortestDigits(value: number, bitSize: 32 | 64): { digits: string; exponent: number } {
@@ -19,6 +26,12 @@ function shortestDigits(value: number, bitSize: 32 | 64): { digits: string; expo
   return { digits: mantissa.replace('.', '').replace(/0+$/, '') || '0', exponent: Number(power) };
 }
 
+/**
+ * Go's shortest `%g` of a float: strconv.FormatFloat(value, 'g', -1, bitSize), which is also
+ * fmt's `%v` of a float64. The digits are the fewest that read back as the same float of that
+ * size; the exponent form (at least two digits) is taken below 1e-4 and from 1e6 on
+ * (`1e+06`, `1.5e-07`, `100`).
+ */
 export function goFormatFloat(value: number, bitSize: 32 | 64): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
@@ -35,4 +48,18 @@ export function goFormatFloat(value: number, bitSize: 32 | 64): string {
   const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
   const fraction = digits.slice(exponent + 1);
   return fraction === '' ? `${sign}${whole}` : `${sign}${whole}.${fraction}`;
+}
+
+/** `%v` of a decoded JSON number: an int64's every digit, else the float64's form. */
+export function goNumber(value: number): string {
+  return isGoInt64(value) ? BigInt(value).toString() : goFormatFloat(value, 64);
+}
+
+/**
+ * Go's int64(f) as the reference's amd64 build computes it: the fraction dropped, and any value
+ * out of int64's range (NaN too) the least int64, as the processor's conversion answers.
+ */
+export function goInt64OfFloat(value: number): bigint {
+  if (Number.isNaN(value) || value < -TWO_TO_63 || value >= TWO_TO_63) return -(2n ** 63n);
+  return BigInt(Math.trunc(value));
 }

@@ -1,7 +1,8 @@
 /**
- * goFormatFloat (api/go-number.ts), Go's strconv.FormatFloat(v, 'g', -1, bitSize): the fewest digits
- * float of that size, the exponent form below 1e-4 and from 1e6 on. The 32-bit forms are what
- * the reference made of YAML keys (test/server/codec/fixtures/yaml-bodies.reference.json).
+ * goFormatFloat (api/go-number.ts), Go's strconv.FormatFloat(v, 'g', -1, bitSize): the fewest
+ * digits that read back as the same float of that size, the exponent form below 1e-4 and from
+ * 1e6 on. The 32-bit forms are what the reference made of YAML keys
+ * (test/server/codec/fixtures/yaml-bodies.reference.json).
  */
 import { goFormatFloat } from '../../api/go-number';
 

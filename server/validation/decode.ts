@@ -811,10 +811,11 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
   // A typed decoder skips what its type does not know, so a key repeated there (or inside it) is
   // only unknown, and reports both as it meets them. An unstructured decode reads every key,
   // reporting repeats as it goes, and the pruning after it adds the unknown fields: repeats first.
+  // Pruning writes a path between quotes as it is, where the decoders quote it with %q.
   const problems = unstructured
     ? [
         ...repeatedKeys.fieldPaths.map((path) => `duplicate field ${goQuote(path)}`),
-        ...typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`),
+        ...typed.unknownFields.map((path) => `unknown field "${path}"`),
       ]
     : inOrderMet(
         typed.unknownFields,

@@ -208,6 +208,37 @@ test('bodies are not typed: a wrong type is the schema validation 422; unknown f
   expect(((await response.json()) as { spec: unknown }).spec).toEqual({ color: 'red', note: null, replicas: 1 });
 });
 
+/**
+ * Pruning names an unknown field as `unknown field "<path>"`, the path as it is, where a typed
+ * kind's decoder quotes it with %q; and a warning whose text holds a control character is not
+ * sent at all (Go's net.NewWarningHeader refuses it). Recorded from kube-apiserver 1.34.4 with
+ * these keys under a structural `spec`.
+ */
+test('unknown field paths print as they are, and warnings with control characters are not sent', async () => {
+  const keys = ['a\u0001b', 'c\u007fd', 'e\u0085f', 'g\u200bh', 't\tab', 'nl\nx', 'q"uote', 'bs\\x', '\u00e9'];
+  const spec = { color: 'red', ...Object.fromEntries(keys.map((key, i) => [key, i])) };
+  const strict = await call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('unknown-strict', spec));
+  expect(strict.status).toBe(400);
+  expect(strict.body.message).toBe(
+    'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.a\u0001b", ' +
+      'unknown field "spec.bs\\x", unknown field "spec.c\u007fd", unknown field "spec.e\u0085f", ' +
+      'unknown field "spec.g\u200bh", unknown field "spec.nl\nx", unknown field "spec.q"uote", ' +
+      'unknown field "spec.t\tab", unknown field "spec.\u00e9"',
+  );
+  const response = await fetch(`${api.base}${WIDGETS}?fieldValidation=Warn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(widget('unknown-warn', spec)),
+  });
+  expect(response.status).toBe(201);
+  // fetch reads each header byte as one character: the UTF-8 text is read back from them.
+  const warnings = Buffer.from(response.headers.get('warning') ?? '', 'latin1').toString('utf8');
+  expect(warnings).toBe(
+    '299 - "unknown field \\"spec.bs\\\\x\\"", 299 - "unknown field \\"spec.g\u200bh\\"", ' +
+      '299 - "unknown field \\"spec.q\\"uote\\"", 299 - "unknown field \\"spec.\u00e9\\""',
+  );
+});
+
 test('a deprecated version warns with the reference text, naming the newer version to use', () => {
   const twoVersions = widgetCRD();
   const v1 = twoVersions.spec.versions[0];

@@ -31,7 +31,7 @@ const ZERO = parseQuantity('0') as Quantity;
 const isHugePages = (name: string): boolean => name.startsWith(HUGE_PAGES_PREFIX);
 
 /** Names without a domain, or in a kubernetes.io one, are the platform's own. */
-function isNativeResource(name: string): boolean {
+export function isNativeResource(name: string): boolean {
   return !name.includes('/') || name.includes('kubernetes.io/');
 }
 

@@ -30,6 +30,19 @@ export interface GroupKind {
   readonly kind: string;
 }
 
+/**
+ * The group-version an `apiVersion` names, as Go's schema.ParseGroupVersion reads it: without a
+ * slash a core version, with one a group and a version (`/v1` is the core group's), with more
+ * none (undefined).
+ */
+export function parseGroupVersion(apiVersion: string): GroupVersion | undefined {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0], version: parts[1] };
+  return undefined;
+}
+
 /** `apiVersion` of a group-version: `v1`, `apps/v1`. */
 export function groupVersionString({ group, version }: GroupVersion): string {
   return group === '' ? version : `${group}/${version}`;

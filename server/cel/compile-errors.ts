@@ -72,12 +72,16 @@ export function referenceMessage(summary: string): string {
 export function formatCompileError(expression: string, summary: string, start: number | undefined): string {
   const message = referenceMessage(summary);
   if (start === undefined) return `ERROR: <input>:1:1: ${message}`;
+  // cel-go has no line of an empty source to show, and places its error before the first column.
+  if (expression === '') return `ERROR: <input>:1:0: ${message}`;
   const before = expression.slice(0, start);
   const line = before.split('\n').length;
   const lineStart = before.lastIndexOf('\n') + 1;
   const column = start - lineStart;
-  const sourceLine = expression.slice(lineStart).split('\n')[0];
-  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+  // cel-go shows tabs as spaces, and places no dot past the end of the line.
+  const sourceLine = expression.slice(lineStart).split('\n')[0].replace(/\t/g, ' ');
+  const dots = '.'.repeat(Math.min(column, sourceLine.length));
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${dots}^`;
 }
 
 interface ErrorNode {
@@ -146,6 +150,21 @@ function operandsExpected(expression: string, start: number): string {
   if (before.endsWith('(') && /[\w\]]\s*\($/.test(before)) expected.splice(3, 0, "')'");
   if (before.endsWith('[')) expected.splice(6, 0, "'?'");
   return `{${expected.join(', ')}}`;
+}
+
+/** Whether cel-go's lexer finds nothing but whitespace in `expression`: it ends where an operand must start. */
+export function isBlankExpression(expression: string): boolean {
+  return /^[ \t\n\r\f]*$/.test(expression);
+}
+
+/** cel-go's rendering of the parse error of a blank expression (see isBlankExpression). */
+export function blankExpressionError(expression: string): string {
+  const end = expression.length;
+  return formatCompileError(
+    expression,
+    `Syntax error: mismatched input '<EOF>' expecting ${operandsExpected(expression, end)}`,
+    end,
+  );
 }
 
 /**

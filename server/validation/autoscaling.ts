@@ -5,6 +5,7 @@ import type { WriteContext } from '../registry/types';
 import { parseQuantity } from '../quantity/quantity';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { isDNS1123Label, isValidPathSegmentName } from './names';
+import { validateNonnegative } from './object-meta';
 
 interface MetricTarget {
   type?: string;
@@ -231,6 +232,15 @@ export function validateHorizontalPodAutoscalerUpdate(
   context: WriteContext,
 ): FieldError[] {
   return validateHorizontalPodAutoscalerSpec(hpa, minReplicasLowerBound(old, context));
+}
+
+/** A status write: only the replica counts are judged (the spec is the stored one). */
+export function validateHorizontalPodAutoscalerStatusUpdate(hpa: KubeObject): FieldError[] {
+  const status = (hpa.status ?? {}) as { currentReplicas?: number; desiredReplicas?: number };
+  return [
+    ...validateNonnegative(status.currentReplicas, FieldPath.root('status', 'currentReplicas')),
+    ...validateNonnegative(status.desiredReplicas, FieldPath.root('status', 'desiredReplicas')),
+  ];
 }
 
 function validateHorizontalPodAutoscalerSpec(hpa: KubeObject, lowerBound: number): FieldError[] {

@@ -34,6 +34,7 @@ import {
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
+import { duplicateNodeAddresses, validateNodeResources } from './node-status';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import {
   coveredByDeclarative,
@@ -957,6 +958,7 @@ export function validateNode(node: KubeObject, context: WriteContext): FieldErro
   const spec = field<Json>(node, 'spec') ?? {};
   return [
     ...validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]),
+    ...validateNodeResources(node),
     ...validatePodCIDRs(spec, context),
   ];
 }
@@ -967,13 +969,14 @@ function podCIDRsOf(spec: Json): string[] {
 }
 
 /**
- * A Node's pod CIDRs and provider ID are set once (a controller may fill them when empty) and its
- * external ID never changes; its taints are checked again, after those.
+ * A Node's status amounts and addresses are judged first; its pod CIDRs and provider ID are set
+ * once (a controller may fill them when empty) and its external ID never changes; its taints are
+ * checked again, after those.
  */
 export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
   const spec = field<Json>(node, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = [...validateNodeResources(node), ...duplicateNodeAddresses(node)];
   const [cidrs, oldCidrs] = [podCIDRsOf(spec), podCIDRsOf(oldSpec)];
   if (oldCidrs.length > 0) {
     if (cidrs.length !== oldCidrs.length) errors.push(forbidden(FieldPath.root('spec', 'podCIDRs'), POD_CIDR_FIXED));

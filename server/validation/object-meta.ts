@@ -4,6 +4,7 @@
  */
 import type { ObjectMeta, OwnerReference } from '../../api/objects';
 import { goSharpStringSlice } from '../../api/go-quote';
+import { parseGroupVersion } from '../../api/identity';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from '../status/field-errors';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names';
@@ -126,6 +127,23 @@ export function kubeFinalizerListErrors(
   return (finalizers ?? []).flatMap((finalizer, i) => kubeFinalizerNameErrors(finalizer, path.index(i)));
 }
 
+/** An owner reference as json.Marshal writes the Go struct: its members in order, the flags only when set. */
+function goOwnerReference(ref: OwnerReference): Record<string, unknown> {
+  return {
+    apiVersion: ref.apiVersion ?? '',
+    kind: ref.kind ?? '',
+    name: ref.name ?? '',
+    uid: ref.uid ?? '',
+    ...(ref.controller == null ? {} : { controller: ref.controller }),
+    ...(ref.blockOwnerDeletion == null ? {} : { blockOwnerDeletion: ref.blockOwnerDeletion }),
+  };
+}
+
+/**
+ * apimachinery's ValidateOwnerReferences: each reference names a version, kind, name and uid, and
+ * not a core v1 Event (its BannedOwners: that one kind alone, matched exactly); at most one is the
+ * controller.
+ */
 export function validateOwnerReferences(
   references: readonly OwnerReference[] | undefined,
   path: FieldPath,
@@ -133,13 +151,16 @@ export function validateOwnerReferences(
   const errors: FieldError[] = [];
   const controllers: string[] = [];
   for (const ref of references ?? []) {
-    const version = (ref.apiVersion ?? '').split('/').pop() ?? '';
+    const groupVersion = parseGroupVersion(ref.apiVersion ?? '');
+    const version = groupVersion?.version ?? '';
     if (version === '')
       errors.push(invalid(path.child('apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
     // 1.34 names the member only for the version; the others say "must not be empty" (recorded).
     if (!ref.kind) errors.push(invalid(path.child('kind'), ref.kind ?? '', 'must not be empty'));
     if (!ref.name) errors.push(invalid(path.child('name'), ref.name ?? '', 'must not be empty'));
     if (!ref.uid) errors.push(invalid(path.child('uid'), ref.uid ?? '', 'must not be empty'));
+    if (groupVersion?.group === '' && version === 'v1' && ref.kind === 'Event')
+      errors.push(invalid(path, goOwnerReference(ref), '/v1, Kind=Event is disallowed from being an owner'));
     if (ref.controller === true) controllers.push(`${ref.kind}/${ref.name}`);
   }
   if (controllers.length > 1) {

@@ -29,7 +29,7 @@ const QOS_RESOURCES = new Set(['cpu', 'memory']);
 const ZERO = parseQuantity('0') as Quantity;
 
 /** Names without a domain, or in a kubernetes.io one, are the platform's own. */
-function isNativeResource(name: string): boolean {
+export function isNativeResource(name: string): boolean {
   return !name.includes('/') || name.includes('kubernetes.io/');
 }
 
@@ -88,12 +88,18 @@ export function usesIndivisibleHugePages(spec: Record<string, unknown> | undefin
   );
 }
 
+/** An amount not below zero; the reference shows a negative one in its canonical form. */
+export function validateNonnegativeQuantity(written: unknown, path: FieldPath): FieldError[] {
+  const amount = quantityOf(written);
+  if (amount === undefined || amount.compareTo(ZERO) >= 0) return [];
+  return [invalid(path, textOf(written), 'must be greater than or equal to 0')];
+}
+
 /** An amount of the named resource: never negative, and whole where the resource is counted. */
 export function validateResourceQuantityValue(name: string, written: unknown, path: FieldPath): FieldError[] {
   const amount = quantityOf(written);
   if (amount === undefined) return [];
-  const errors: FieldError[] = [];
-  if (amount.compareTo(ZERO) < 0) errors.push(invalid(path, textOf(written), 'must be greater than or equal to 0'));
+  const errors = validateNonnegativeQuantity(written, path);
   if (isIntegerResource(name) && valueRoundedUp(amount, 1000n) % 1000n !== 0n)
     errors.push(invalid(path, textOf(written), 'must be an integer'));
   return errors;

@@ -27,6 +27,7 @@ import { goNodeSelectorTerms } from './node-selector';
 import { immutableAs } from './semantic-equality';
 import { validateTemplateObjectMeta } from './object-meta';
 import { validateCSIDriverName } from './volume-sources';
+import { blankExpressionError, isBlankExpression } from '../cel/compile-errors';
 
 /** A driver is named as a CSI driver is (the reference reuses that rule). */
 function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
@@ -425,13 +426,22 @@ interface DeviceConfiguration {
   opaque?: { driver?: string; parameters?: unknown };
 }
 
-/** Driver-specific parameters: a driver, and a JSON object for it. */
-function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPath): FieldError[] {
+/** The most bytes of opaque parameters a new object may carry (older ones may hold more). */
+const OPAQUE_PARAMETERS_MAX_LENGTH = 10 * 1024;
+
+/**
+ * Driver-specific parameters: a driver, and a JSON object for it, of at most 10Ki unless `stored`
+ * (kept unchanged from an object stored before the limit). The length is that of the compact
+ * JSON: the reference measures the bytes as sent, which capstan no longer has.
+ */
+function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPath, stored = false): FieldError[] {
   if (config.opaque === undefined) return [required(path.child('opaque'))];
   const at = path.child('opaque');
   const errors = validateDriverName(config.opaque.driver, at.child('driver'));
   const parameters = config.opaque.parameters;
   if (parameters === undefined || parameters === null) errors.push(required(at.child('parameters')));
+  else if (!stored && JSON.stringify(parameters).length > OPAQUE_PARAMETERS_MAX_LENGTH)
+    errors.push(tooLong(at.child('parameters'), OPAQUE_PARAMETERS_MAX_LENGTH));
   else if (typeof parameters !== 'object' || Array.isArray(parameters))
     errors.push(invalid(at.child('parameters'), '<value omitted>', 'must be a valid JSON object'));
   return errors;
@@ -439,30 +449,61 @@ function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPat
 
 /** The most selectors a class, request or taint rule may have. */
 const MAX_DEVICE_SELECTORS = 32;
+/** The longest selector expression the reference compiles. */
+const CEL_SELECTOR_MAX_LENGTH = 10 * 1024;
 
-/** Selectors are CEL expressions (compiled by the scheduler; here only their presence is checked), 32 at most. */
-function validateSelectors(selectors: readonly { cel?: unknown }[] | undefined, path: FieldPath): FieldError[] {
+/**
+ * A selector's CEL expression: not too long, and not blank, which cannot compile whatever the
+ * environment. Other expressions are not compiled here (the scheduler's environment of devices
+ * is not built), so their errors pass.
+ */
+function validateCELSelector(cel: { expression?: string }, path: FieldPath): FieldError[] {
+  const expression = cel.expression ?? '';
+  if (expression.length > CEL_SELECTOR_MAX_LENGTH) return [tooLong(path, CEL_SELECTOR_MAX_LENGTH)];
+  if (isBlankExpression(expression))
+    return [invalid(path, expression, `compilation failed: ${blankExpressionError(expression)}`)];
+  return [];
+}
+
+/** Selectors are CEL expressions, 32 at most. */
+function validateSelectors(
+  selectors: readonly { cel?: { expression?: string } }[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const list = selectors ?? [];
   const errors = list.flatMap((selector, i) =>
-    selector.cel === undefined ? [required(path.index(i).child('cel'))] : [],
+    selector.cel === undefined
+      ? [required(path.index(i).child('cel'))]
+      : validateCELSelector(selector.cel, path.index(i).child('cel', 'expression')),
   );
   if (list.length > MAX_DEVICE_SELECTORS) errors.push(tooMany(path, list.length, MAX_DEVICE_SELECTORS));
   return errors;
 }
 
-export function validateDeviceClass(deviceClass: KubeObject): FieldError[] {
-  const spec =
-    (deviceClass.spec as { selectors?: { cel?: unknown }[]; config?: DeviceConfiguration[] } | undefined) ?? {};
+interface DeviceClassSpec {
+  selectors?: { cel?: { expression?: string } }[];
+  config?: DeviceConfiguration[];
+}
+
+/**
+ * A DeviceClass's selectors, then its config. On update (`old` given) a config unchanged from the
+ * stored one counts as stored; the reference's strategy also runs the create rules, without it.
+ */
+export function validateDeviceClass(deviceClass: KubeObject, old?: KubeObject): FieldError[] {
+  const spec = (deviceClass.spec as DeviceClassSpec | undefined) ?? {};
+  const stored = old !== undefined && deepEqual(spec.config ?? [], (old.spec as DeviceClassSpec)?.config ?? []);
   const path = FieldPath.root('spec');
   return [
     ...validateSelectors(spec.selectors, path.child('selectors')),
-    ...(spec.config ?? []).flatMap((config, i) => validateDeviceConfiguration(config, path.child('config').index(i))),
+    ...(spec.config ?? []).flatMap((config, i) =>
+      validateDeviceConfiguration(config, path.child('config').index(i), stored),
+    ),
   ];
 }
 
 interface ExactDeviceRequest {
   deviceClassName?: string;
-  selectors?: { cel?: unknown }[];
+  selectors?: { cel?: { expression?: string } }[];
   allocationMode?: string;
   count?: number;
 }
@@ -826,7 +867,7 @@ interface DeviceTaintRuleSpec {
     driver?: string | null;
     pool?: string | null;
     device?: string | null;
-    selectors?: { cel?: unknown }[];
+    selectors?: { cel?: { expression?: string } }[];
   } | null;
   taint?: NonNullable<Device['taints']>[number];
 }

@@ -17,6 +17,8 @@ import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './name
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
 import { validateInlinePersistentVolumeSpec } from './core';
+import { hasInvalidLabelValue, validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { validateNonnegativeQuantity } from './resource-requirements';
 
 /** What an attachment's metadata may hold in all, keys and values (the reference's 256 KiB). */
 const MAX_ATTACHMENT_METADATA_SIZE = 256 * 1024;
@@ -102,10 +104,21 @@ export function validateVolumeAttributesClass(object: KubeObject): FieldError[] 
   return errors;
 }
 
-/** A CSIStorageCapacity's storage class name is a DNS subdomain. */
-export function validateCSIStorageCapacity(object: KubeObject): FieldError[] {
+/**
+ * A CSIStorageCapacity's node topology is a label selector (with the invalid label values an
+ * update finds already stored), its storage class name a DNS subdomain, its capacity not
+ * negative. The maximum volume size is the driver's to judge.
+ */
+export function validateCSIStorageCapacity(object: KubeObject, old?: KubeObject): FieldError[] {
+  const topology = object.nodeTopology as LabelSelectorShape | undefined;
+  const errors = validateLabelSelector(topology ?? undefined, FieldPath.root('nodeTopology'), {
+    allowInvalidLabelValues:
+      old !== undefined && hasInvalidLabelValue(old.nodeTopology as LabelSelectorShape | undefined),
+  });
   const name = typeof object.storageClassName === 'string' ? object.storageClassName : '';
-  return isDNS1123Subdomain(name).map((message) => invalid(FieldPath.root('storageClassName'), name, message));
+  errors.push(...isDNS1123Subdomain(name).map((message) => invalid(FieldPath.root('storageClassName'), name, message)));
+  if (object.capacity != null) errors.push(...validateNonnegativeQuantity(object.capacity, FieldPath.root('capacity')));
+  return errors;
 }
 
 interface TopologyTerm {

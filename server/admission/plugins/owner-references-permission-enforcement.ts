@@ -10,7 +10,7 @@
  * The denials carry the authorizer's reason and, as the reference prints its authorizer's
  * error, `<nil>`: capstan's authorizers fold their errors into the reason.
  */
-import { groupVersionString, type GroupVersionKind } from '../../../api/identity';
+import { groupVersionString, parseGroupVersion, type GroupVersionKind } from '../../../api/identity';
 import type { KubeObject, OwnerReference } from '../../../api/objects';
 import type { Attributes, Authorizer } from '../../authz/types';
 import type { ResourceType } from '../../registry/types';
@@ -39,15 +39,6 @@ function newlyBlocking(attributes: AdmissionAttributes): OwnerReference[] {
   );
 }
 
-/** The reference's ParseGroupVersion: no slash is a core version, more than one is no group-version. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2) return { group: parts[0], version: parts[1] };
-  throw new Error(`unexpected GroupVersion string: ${apiVersion}`);
-}
-
 export function ownerReferencesPermissionEnforcementPlugin(
   authorizer: Authorizer,
   servedKind: ServedKindLookup,
@@ -59,7 +50,9 @@ export function ownerReferencesPermissionEnforcementPlugin(
 
   /** The finalizers update `owner` asks for; an Error when its kind is not served. */
   function finalizersOf(attributes: AdmissionAttributes, owner: OwnerReference) {
-    const { group, version } = parseGroupVersion(owner.apiVersion);
+    const groupVersion = parseGroupVersion(owner.apiVersion);
+    if (groupVersion === undefined) throw new Error(`unexpected GroupVersion string: ${owner.apiVersion}`);
+    const { group, version } = groupVersion;
     const type = servedKind({ group, version, kind: owner.kind });
     if (type === undefined)
       throw new Error(`no matches for kind "${owner.kind}" in version "${groupVersionString({ group, version })}"`);

@@ -7,7 +7,7 @@
  * spec.paramRef, in the reference's words (the user printed as Go prints its DefaultInfo); here it
  * is a store hook, run at the point a strategy's validation would end (registry/store/update.ts).
  */
-import type { GroupKind, GroupVersion, GroupVersionKind } from '../../../api/identity';
+import { parseGroupVersion, type GroupKind, type GroupVersion, type GroupVersionKind } from '../../../api/identity';
 import type { KubeObject } from '../../../api/objects';
 import type { UserInfo } from '../../../api/user-info';
 import { escalationAllowed } from '../../authz/rbac/escalation';
@@ -55,15 +55,6 @@ function paramTarget(paramKind: ParamKind, kinds: KindResolver): ParamTarget {
     resource: type?.resource ?? '*',
     unresolved: type === undefined ? 'resolve' : undefined,
   };
-}
-
-/** Go's schema.ParseGroupVersion; undefined for more than one slash. */
-function parseGroupVersion(text: string): { group: string; version: string } | undefined {
-  if (text === '' || text === '/') return { group: '', version: '' };
-  const parts = text.split('/');
-  if (parts.length === 1) return { group: '', version: text };
-  if (parts.length === 2) return { group: parts[0], version: parts[1] };
-  return undefined;
 }
 
 /** A user as Go's %v prints the reference's user.DefaultInfo. */

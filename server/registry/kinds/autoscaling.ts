@@ -1,6 +1,10 @@
 /** autoscaling HorizontalPodAutoscalers: stored as v2, served as v2 (preferred) and v1. */
 import type { KubeObject } from '../../../api/objects';
-import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerUpdate } from '../../validation/autoscaling';
+import {
+  validateHorizontalPodAutoscaler,
+  validateHorizontalPodAutoscalerStatusUpdate,
+  validateHorizontalPodAutoscalerUpdate,
+} from '../../validation/autoscaling';
 import { convertHorizontalPodAutoscaler, DEFAULT_CPU_UTILIZATION } from '../conversion/hpa';
 import { child, fill, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
@@ -82,6 +86,7 @@ export const autoscalingKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledFieldsOf([CONFIGURABLE_TOLERANCE]),
       validate: validateHorizontalPodAutoscaler,
       validateUpdate: validateHorizontalPodAutoscalerUpdate,
+      validateStatusUpdate: validateHorizontalPodAutoscalerStatusUpdate,
     },
     convert: convertHorizontalPodAutoscaler,
   }),

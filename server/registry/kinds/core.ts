@@ -24,6 +24,7 @@ import {
   serviceWarnings,
 } from '../../validation/write-warnings';
 import { validateLimitRange } from '../../validation/limit-range';
+import { validatePersistentVolumeClaimStatus } from '../../validation/claim-status';
 import {
   validateResourceQuota,
   validateResourceQuotaStatusUpdate,
@@ -330,6 +331,7 @@ export const coreKinds: readonly ResourceType[] = [
       validate: core.validatePersistentVolumeClaim,
       validateOnUpdate: validatePersistentVolumeClaimOnUpdate,
       validateUpdate: validatePersistentVolumeClaimUpdate,
+      validateStatusUpdate: validatePersistentVolumeClaimStatus,
       warnings: persistentVolumeClaimWarnings,
     },
   }),

@@ -109,7 +109,8 @@ export const resourceKinds: readonly ResourceType[] = [
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       tracksGeneration: true,
       dropDisabledFields: dropDisabledDeviceClassFields,
-      validate: validateDeviceClass,
+      validate: (deviceClass) => validateDeviceClass(deviceClass),
+      validateUpdate: (deviceClass, old) => validateDeviceClass(deviceClass, old),
     },
   }),
   defineKind({

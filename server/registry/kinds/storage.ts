@@ -96,7 +96,8 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: true,
     behaviour: {
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],
-      validate: validateCSIStorageCapacity,
+      validate: (capacity) => validateCSIStorageCapacity(capacity),
+      validateOnUpdate: (capacity, old) => validateCSIStorageCapacity(capacity, old),
       validateUpdate: validateCSIStorageCapacityUpdate,
       warnings: csiStorageCapacityWarnings,
     },

@@ -130,9 +130,9 @@ describe('through the API', () => {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: 'rounded' },
-      status: { capacity: { cpu: '1.5e-10', 'example.com/x': '123456789n' } },
+      status: { capacity: { cpu: '1.5e-10', 'ephemeral-storage': '123456789n' } },
     });
-    expect(node.status.capacity).toEqual({ cpu: '1e-3', 'example.com/x': '124m' });
+    expect(node.status.capacity).toEqual({ cpu: '1e-3', 'ephemeral-storage': '124m' });
   });
 
   it('keeps the nanos of a quantity outside a ResourceList', async () => {

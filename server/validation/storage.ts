@@ -16,7 +16,7 @@ import {
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
-import { validateInlinePersistentVolumeSpec } from './core';
+import { validateInlinePersistentVolumeSpec } from './persistent-volume';
 
 /** What an attachment's metadata may hold in all, keys and values (the reference's 256 KiB). */
 const MAX_ATTACHMENT_METADATA_SIZE = 256 * 1024;

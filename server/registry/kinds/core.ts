@@ -2,6 +2,7 @@
 import { validateReplicaSetStatusUpdate } from '../../validation/apps-status';
 import type { KubeObject } from '../../../api/objects';
 import * as core from '../../validation/core';
+import * as persistentVolume from '../../validation/persistent-volume';
 import {
   validatePersistentVolumeClaimOnUpdate,
   validatePersistentVolumeClaimUpdate,
@@ -306,9 +307,9 @@ export const coreKinds: readonly ResourceType[] = [
       updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
-      validate: core.validatePersistentVolume,
-      validateOnUpdate: core.validatePersistentVolumeOnUpdate,
-      validateUpdate: core.validatePersistentVolumeUpdate,
+      validate: persistentVolume.validatePersistentVolume,
+      validateOnUpdate: persistentVolume.validatePersistentVolumeOnUpdate,
+      validateUpdate: persistentVolume.validatePersistentVolumeUpdate,
       warnings: persistentVolumeWarnings,
     },
   }),

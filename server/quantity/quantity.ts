@@ -55,11 +55,15 @@ export class Quantity {
   }
 }
 
-/** The value in units of 1/`unitsPerOne` (1000n: millis), rounded up as Go's ScaledValue rounds. */
+/**
+ * The value in units of 1/`unitsPerOne` (1000n: millis), rounded up as Go's ScaledValue rounds:
+ * away from zero, so that -100m is worth -1.
+ */
 export function valueRoundedUp(quantity: Quantity, unitsPerOne: bigint): bigint {
   const scaled = quantity.numerator * unitsPerOne;
   const quotient = scaled / quantity.denominator;
-  return quotient * quantity.denominator < scaled ? quotient + 1n : quotient;
+  if (quotient * quantity.denominator === scaled) return quotient;
+  return scaled < 0n ? quotient - 1n : quotient + 1n;
 }
 
 /** The quantity `text` writes, or undefined when it is not one. */

@@ -2,15 +2,30 @@
  * A PersistentVolume's spec, as the reference's ValidatePersistentVolumeSpec checks it for a
  * volume and for a VolumeAttachment's inline volume, and its update (ValidatePersistentVolumeUpdate).
  */
+import { posix } from 'node:path';
 import type { KubeObject } from '../../api/objects';
+import { canonicalQuantity, parseQuantity, Quantity, valueRoundedUp } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, immutable, invalid, required } from '../status/field-errors';
+import {
+  FieldPath,
+  forbidden,
+  GoValue,
+  immutable,
+  invalid,
+  jsonStringMap,
+  notSupported,
+  required,
+} from '../status/field-errors';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import { isDNS1123Subdomain } from './names';
-import { accessModeErrors } from './claim-spec';
+import { accessModeErrors, classNameErrors, volumeModeErrors } from './claim-spec';
 import { internalDiff } from './internal-json';
 import { memberType, semanticEqual } from './semantic-equality';
-import { validateCSIPersistentVolumeSource } from './volume-sources';
+import {
+  mountOptionsAnnotationErrors,
+  PERSISTENT_VOLUME_SOURCE_MEMBERS,
+  persistentVolumeSourceErrors,
+} from './persistent-volume-sources';
 
 type Json = Record<string, unknown>;
 
@@ -18,18 +33,25 @@ function field<T>(object: KubeObject, name: string): T | undefined {
   return object[name] as T | undefined;
 }
 
+/** A volume's spec, then whether its source takes the mount options its annotation gives. */
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {
-  return validatePersistentVolumeSpec(field<Json>(volume, 'spec') ?? {}, FieldPath.root('spec'), { inline: false });
+  return [...persistentVolumeSpecErrors(volume, undefined), ...mountOptionsAnnotationErrors(volume)];
 }
 
 /**
- * A volume's create rules as its update runs them, twice (ValidatePersistentVolume before the
- * update's rules, then again in them), with what the stored volume allows.
+ * A volume's create rules as its update runs them first (the strategy's ValidatePersistentVolume
+ * and the volume plugins' check), with what the stored volume allows.
  */
 export function validatePersistentVolumeOnUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
+  return [...persistentVolumeSpecErrors(volume, old), ...mountOptionsAnnotationErrors(volume)];
+}
+
+/** A non-inline volume's spec, written over `old` (absent on create). */
+function persistentVolumeSpecErrors(volume: KubeObject, old: KubeObject | undefined): FieldError[] {
   return validatePersistentVolumeSpec(field<Json>(volume, 'spec') ?? {}, FieldPath.root('spec'), {
     inline: false,
-    old: field<Json>(old, 'spec'),
+    name: volume.metadata.name ?? '',
+    old: old === undefined ? undefined : field<Json>(old, 'spec'),
   });
 }
 
@@ -39,7 +61,7 @@ export function validatePersistentVolumeOnUpdate(volume: KubeObject, old: KubeOb
  * retained, and is mounted as a file system.
  */
 export function validateInlinePersistentVolumeSpec(spec: Json, path: FieldPath): FieldError[] {
-  return validatePersistentVolumeSpec(spec, path, { inline: true });
+  return validatePersistentVolumeSpec(spec, path, { inline: true, name: '' });
 }
 
 const INLINE_CONTEXT = 'in the context of inline volumes';
@@ -73,24 +95,63 @@ function inlineVolumeErrors(
   return errors;
 }
 
+const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
+
+/** A volume's capacity is its storage alone, a positive amount. */
+function capacityErrors(capacity: Record<string, string> | null | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const amounts = Object.entries(capacity ?? {});
+  if (amounts.length === 0) errors.push(required(path));
+  if (capacity?.storage === undefined || amounts.length > 1) {
+    const shown =
+      capacity == null
+        ? undefined
+        : Object.fromEntries(amounts.map(([name, written]) => [name, canonicalQuantity(written) ?? written]));
+    errors.push(notSupported(path, jsonStringMap(shown), ['storage']));
+  }
+  for (const [name, written] of amounts) {
+    const amount = parseQuantity(written);
+    if (amount === undefined) continue;
+    const whole = valueRoundedUp(amount, 1n);
+    if (whole < 0n)
+      errors.push(invalid(path.key(name), new GoValue(String(whole)), 'must be a valid resource quantity'));
+    if (amount.compareTo(new Quantity(0n)) <= 0)
+      errors.push(invalid(path.key(name), canonicalQuantity(written) ?? written, 'must be greater than zero'));
+  }
+  return errors;
+}
+
+/** Recycling scrubs the volume's files: a host's whole file system may not be one. */
+function recycleErrors(spec: Json, specPath: FieldPath): FieldError[] {
+  const hostPath = spec.hostPath as Json | null | undefined;
+  const path = typeof hostPath?.path === 'string' ? hostPath.path : '';
+  return hostPath != null && posix.normalize(path) === '/' && spec.persistentVolumeReclaimPolicy === 'Recycle'
+    ? [forbidden(specPath.child('persistentVolumeReclaimPolicy'), "may not be 'recycle' for a hostPath mount of '/'")]
+    : [];
+}
+
 /**
  * A PersistentVolume's spec, or a VolumeAttachment's inline one (`inline`), in the reference's
- * order (ValidatePersistentVolumeSpec). `old`: the stored spec on an update, whose invalid node
- * affinity label values are spared.
+ * order (ValidatePersistentVolumeSpec). `name`: the volume's (empty for an inline one), which an
+ * iSCSI source's interface is named after. `old`: the stored spec on an update, whose invalid
+ * node affinity label values are spared.
  */
 function validatePersistentVolumeSpec(
   spec: Json,
   specPath: FieldPath,
-  { inline, old }: { readonly inline: boolean; readonly old?: Json },
+  { inline, name, old }: { readonly inline: boolean; readonly name: string; readonly old?: Json },
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'first'));
   if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0)
     errors.push(required(specPath.child('accessModes')));
   else errors.push(...accessModeErrors(spec.accessModes as string[], specPath.child('accessModes')));
-  const capacity = spec.capacity as Record<string, string> | undefined;
-  if (!inline && capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  if (!inline)
+    errors.push(...capacityErrors(spec.capacity as Record<string, string> | null, specPath.child('capacity')));
+  const policy = spec.persistentVolumeReclaimPolicy;
   if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'reclaim'));
+  else if (typeof policy === 'string' && policy !== '' && !RECLAIM_POLICIES.includes(policy))
+    errors.push(notSupported(specPath.child('persistentVolumeReclaimPolicy'), policy, RECLAIM_POLICIES));
   const nodeAffinity = spec.nodeAffinity as VolumeNodeAffinity | null | undefined;
   if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'affinity'));
   else if (nodeAffinity != null) {
@@ -101,10 +162,22 @@ function validatePersistentVolumeSpec(
       }),
     );
   }
-  errors.push(...volumeSourceErrors(spec, specPath, nodeAffinity != null));
+  // An inline volume's node affinity is refused, so a local source still lacks one.
+  errors.push(
+    ...persistentVolumeSourceErrors(spec, specPath, {
+      volumeName: name,
+      hasNodeAffinity: !inline && nodeAffinity != null,
+    }),
+  );
+  errors.push(...recycleErrors(spec, specPath));
   // A VolumeAttachment validates its inline volume with no options: EnableVolumeAttributesClass off.
   if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'last'));
-  else errors.push(...volumeAttributesClassErrors(spec, specPath));
+  else
+    errors.push(
+      ...classNameErrors(spec.storageClassName as string | null | undefined, specPath.child('storageClassName')),
+      ...volumeModeErrors(spec.volumeMode as string | null | undefined, specPath.child('volumeMode')),
+      ...volumeAttributesClassErrors(spec, specPath),
+    );
   return errors;
 }
 
@@ -182,19 +255,25 @@ function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
   };
 }
 
+/** A status write keeps the stored spec, which the reference does not check again (ValidatePersistentVolumeStatusUpdate). */
+export function validatePersistentVolumeStatusUpdate(): FieldError[] {
+  return [];
+}
+
 /**
- * A PersistentVolume's source and volume mode are fixed once made (a CSI source may still be
- * given the controller-expand secret it lacked); the reference appends a Go diff of the two
- * sources to the first message, which is not reproduced. Its node affinity is fixed once set
- * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
+ * The reference's ValidatePersistentVolumeUpdate after its metadata: the spec's rules once more,
+ * then what may not change. A volume's source and volume mode are fixed once made (a CSI source
+ * may still be given the controller-expand secret it lacked; the message ends with the Go diff of
+ * the two sources). Its node affinity is fixed once set (but for beta label keys moving to GA),
+ * and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = persistentVolumeSpecErrors(volume, old);
   const spec = field<Json>(volume, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
   const sourceOf = (of: Json, expandSecretFrom: Json) => {
     const source: Json = {};
-    for (const [member] of PERSISTENT_VOLUME_SOURCES) if (of[member] != null) source[member] = of[member];
+    for (const member of PERSISTENT_VOLUME_SOURCE_MEMBERS) if (of[member] != null) source[member] = of[member];
     const csi = source.csi as Json | undefined;
     const oldCsi = expandSecretFrom.csi as Json | undefined;
     if (csi !== undefined && oldCsi != null && oldCsi.controllerExpandSecretRef == null) {
@@ -234,58 +313,5 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
     errors.push(
       forbidden(FieldPath.root('spec', 'volumeAttributesClassName'), 'update from non-nil value to nil is forbidden'),
     );
-  return errors;
-}
-
-/**
- * A volume's sources in the order the reference counts them: its member name and the name its
- * errors give the path (`cephfs` is `cephFS` there). A flex volume counts without being refused.
- */
-const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
-  ['hostPath', 'hostPath'],
-  ['gcePersistentDisk', 'gcePersistentDisk'],
-  ['awsElasticBlockStore', 'awsElasticBlockStore'],
-  ['glusterfs', 'glusterfs'],
-  ['flocker', 'flocker'],
-  ['nfs', 'nfs'],
-  ['rbd', 'rbd'],
-  ['quobyte', 'quobyte'],
-  ['cephfs', 'cephFS'],
-  ['iscsi', 'iscsi'],
-  ['cinder', 'cinder'],
-  ['fc', 'fc'],
-  ['flexVolume', 'flexVolume'],
-  ['azureFile', 'azureFile'],
-  ['vsphereVolume', 'vsphereVolume'],
-  ['photonPersistentDisk', 'photonPersistentDisk'],
-  ['portworxVolume', 'portworxVolume'],
-  ['azureDisk', 'azureDisk'],
-  ['scaleIO', 'scaleIO'],
-  ['local', 'local'],
-  ['storageos', 'storageos'],
-  ['csi', 'csi'],
-];
-
-/**
- * Exactly one volume source: every one after the first is refused by its name. A local volume
- * lives on one node, so it needs the node affinity that says which. Of the sources' contents,
- * only a CSI source's is checked so far.
- */
-function volumeSourceErrors(spec: Json, specPath: FieldPath, hasNodeAffinity: boolean): FieldError[] {
-  const errors: FieldError[] = [];
-  let count = 0;
-  for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
-    if (spec[member] === undefined) continue;
-    if (count > 0 && member !== 'flexVolume')
-      errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
-    else {
-      count++;
-      if (member === 'local' && !hasNodeAffinity)
-        errors.push(required(specPath.child('nodeAffinity'), 'Local volume requires node affinity'));
-      if (member === 'csi' && spec.csi !== null)
-        errors.push(...validateCSIPersistentVolumeSource(spec.csi as Json, specPath.child(pathName)));
-    }
-  }
-  if (count === 0) errors.push(required(specPath, 'must specify a volume type'));
   return errors;
 }

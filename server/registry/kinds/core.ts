@@ -304,12 +304,14 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pv'],
     subresources: { status: true },
     behaviour: {
-      updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
+      // The strategy's checks of the new volume, then ValidatePersistentVolumeUpdate's (metadata, spec, what is fixed).
+      updatePasses: ['create', 'createRules', 'create', 'updateRules'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
       validate: persistentVolume.validatePersistentVolume,
       validateOnUpdate: persistentVolume.validatePersistentVolumeOnUpdate,
       validateUpdate: persistentVolume.validatePersistentVolumeUpdate,
+      validateStatusUpdate: persistentVolume.validatePersistentVolumeStatusUpdate,
       warnings: persistentVolumeWarnings,
     },
   }),

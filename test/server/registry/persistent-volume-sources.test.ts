@@ -1,13 +1,14 @@
 /**
  * A PersistentVolume's spec and each of its sources, against what kube-apiserver 1.34.4 answered
  * (fixtures/persistent-volume-sources.json: the object created, for an update the members it then
- * set, and the causes of the answer). The reference checks every source's own members, the
- * removed in-tree ones included, as ValidatePersistentVolumeSpec did before their plugins went;
- * the access modes, capacity (storage alone, positive), reclaim policy, class and volume mode
- * around them; and the deprecated mount-options annotation, refused for the sources that cannot
+ * set, and the causes of the answer). The reference checks every source's own members, those of
+ * the in-tree plugins it no longer has included (ValidatePersistentVolumeSpec); the access
+ * modes, capacity (storage alone, positive), reclaim policy, class and volume mode around them; and the deprecated mount-options annotation, refused for the sources that cannot
  * mount with options, once per write. Its update runs those rules twice before its own: the
  * source and the volume mode are fixed. A few pods' inline volumes of the same kinds show the
- * pod's own rules for them (an iSCSI name's message, a secret without namespace, no capacity).
+ * pod's own rules for them (an iSCSI name's message, a secret without namespace, no capacity). A
+ * VolumeAttachment's inline volume runs the same source rules with an empty volume name, and a
+ * local source there lacks a node affinity even when one is given (and refused).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

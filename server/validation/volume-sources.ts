@@ -71,7 +71,7 @@ export function validateCSIDriverName(name: string, path: FieldPath): FieldError
   return errors;
 }
 
-export function requiredMembers(source: Json, path: FieldPath, members: readonly string[]): FieldError[] {
+function requiredMembers(source: Json, path: FieldPath, members: readonly string[]): FieldError[] {
   return members.filter((member) => text(source[member]) === '').map((member) => required(path.child(member)));
 }
 

@@ -102,9 +102,7 @@ export function validatePersistentVolumeClaimSpec(
   else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
     errors.push(invalid(storagePath, canonicalQuantity(storage) ?? storage, 'must be greater than zero'));
   errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
-  // Empty is a mode too: the reference defaults only an absent one.
-  if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode))
-    errors.push(notSupported(specPath.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
+  errors.push(...volumeModeErrors(spec.volumeMode, specPath.child('volumeMode')));
   if (spec.dataSource !== undefined)
     errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource'), options));
   if (spec.dataSourceRef !== undefined)
@@ -114,8 +112,13 @@ export function validatePersistentVolumeClaimSpec(
   return errors;
 }
 
-/** A storage or volume attributes class named by a claim: empty means none, else a DNS subdomain. */
-function classNameErrors(name: string | null | undefined, path: FieldPath): FieldError[] {
+/** A claim's or a volume's mode; empty is a mode too, as the reference defaults only an absent one. */
+export function volumeModeErrors(mode: string | null | undefined, path: FieldPath): FieldError[] {
+  return mode != null && !VOLUME_MODES.includes(mode) ? [notSupported(path, mode, VOLUME_MODES)] : [];
+}
+
+/** A storage or volume attributes class named by a claim or a volume: empty means none, else a DNS subdomain. */
+export function classNameErrors(name: string | null | undefined, path: FieldPath): FieldError[] {
   return name ? isDNS1123Subdomain(name).map((message) => invalid(path, name, message)) : [];
 }
 

@@ -636,7 +636,9 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
     if (problem !== undefined) walk.typeError ??= problem;
     return value;
   }
-  if (typeof value === 'string' && type.isQuantity) return quantityText(walk, value);
+  // A whole number is a quantity's text too; other numbers came as NumberLiterals (typeNumberLiteral).
+  if (type.isQuantity && (typeof value === 'string' || typeof value === 'number'))
+    return quantityText(walk, String(value));
   if (Array.isArray(value)) {
     if (!type.hasItems) return plainNumbers(value);
     const items = type.items();

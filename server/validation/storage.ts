@@ -16,7 +16,7 @@ import {
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
-import { validateInlinePersistentVolumeSpec } from './core';
+import { validateInlinePersistentVolumeSpec } from './persistent-volume';
 import { hasInvalidLabelValue, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 import { validateNonnegativeQuantity } from './resource-requirements';
 

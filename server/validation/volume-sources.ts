@@ -2,7 +2,8 @@
  * A pod's volumes, as the reference's ValidateVolumes and validateVolumeSource check them: each
  * names exactly one source (the first set one, in the reference's order, is checked; each later
  * one is refused), and that source's own fields. A volume whose source or name fails is left
- * out of the volumes containers may mount.
+ * out of the volumes containers may mount. The checks of the sources a PersistentVolume shares
+ * with a pod's volume are exported for it (persistent-volume-sources.ts).
  */
 import { parseQuantity, Quantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
@@ -74,7 +75,7 @@ function requiredMembers(source: Json, path: FieldPath, members: readonly string
   return members.filter((member) => text(source[member]) === '').map((member) => required(path.child(member)));
 }
 
-function hostPathErrors(source: Json, path: FieldPath): FieldError[] {
+export function hostPathErrors(source: Json, path: FieldPath): FieldError[] {
   const hostPath = text(source.path);
   if (hostPath === '') return [required(path.child('path'))];
   const errors = pathNoBackstepsErrors(hostPath, path.child('path'));
@@ -104,6 +105,14 @@ function partitionErrors(source: Json, path: FieldPath): FieldError[] {
     : [];
 }
 
+export function gcePersistentDiskErrors(source: Json, path: FieldPath): FieldError[] {
+  return [...requiredMembers(source, path, ['pdName']), ...partitionErrors(source, path)];
+}
+
+export function awsElasticBlockStoreErrors(source: Json, path: FieldPath): FieldError[] {
+  return [...requiredMembers(source, path, ['volumeID']), ...partitionErrors(source, path)];
+}
+
 /** A secret's or config map's files: the object's name (under `nameMember`), modes, and items. */
 function projectedFilesErrors(source: Json, path: FieldPath, nameMember: string): FieldError[] {
   const errors = requiredMembers(source, path, [nameMember]);
@@ -114,15 +123,31 @@ function projectedFilesErrors(source: Json, path: FieldPath, nameMember: string)
   return errors;
 }
 
-function nfsErrors(source: Json, path: FieldPath): FieldError[] {
+export function nfsErrors(source: Json, path: FieldPath): FieldError[] {
   const errors = requiredMembers(source, path, ['server', 'path']);
   if (!text(source.path).startsWith('/'))
     errors.push(invalid(path.child('path'), text(source.path), 'must be an absolute path'));
   return errors;
 }
 
+export function glusterfsErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['endpoints', 'path']);
+}
+
+function monitorsErrors(source: Json, path: FieldPath): FieldError[] {
+  return ((source.monitors as unknown[] | undefined) ?? []).length === 0 ? [required(path.child('monitors'))] : [];
+}
+
+export function rbdErrors(source: Json, path: FieldPath): FieldError[] {
+  return [...monitorsErrors(source, path), ...requiredMembers(source, path, ['image'])];
+}
+
+export function cephFSErrors(source: Json, path: FieldPath): FieldError[] {
+  return monitorsErrors(source, path);
+}
+
 /** An iSCSI qualified name (or initiator name): `iqn.`, `eui.` or `naa.` followed by its own form. */
-function iscsiNameProblem(name: string): 'prefix' | 'format' | undefined {
+export function iscsiNameProblem(name: string): 'prefix' | 'format' | undefined {
   if (name.startsWith('iqn')) return ISCSI_IQN.test(name) ? undefined : 'format';
   if (name.startsWith('eui')) return ISCSI_EUI.test(name) ? undefined : 'format';
   if (name.startsWith('naa')) return ISCSI_NAA.test(name) ? undefined : 'format';
@@ -155,18 +180,23 @@ function iscsiErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-/** The kubelet names an iSCSI interface `<volume>:<portal>`, which an initiator name limits to 64 characters. */
+export const ISCSI_INTERFACE_NAME_TOO_LONG =
+  'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.';
+
+/**
+ * The kubelet names an iSCSI interface `<volume>:<portal>` when it is given an initiator name,
+ * which limits it to 64 bytes.
+ */
+export function isISCSIInterfaceNameTooLong(volumeName: string, source: Json): boolean {
+  return (
+    isSet(source.initiatorName) && Buffer.byteLength(`${volumeName}:${text(source.targetPortal)}`) > ISCSI_NAME_LIMIT
+  );
+}
+
 function iscsiInterfaceNameErrors(volume: Volume, path: FieldPath): FieldError[] {
-  const source = volume.iscsi as Json;
-  if (!isSet(source.initiatorName) || `${volume.name ?? ''}:${text(source.targetPortal)}`.length <= ISCSI_NAME_LIMIT)
-    return [];
-  return [
-    invalid(
-      path.child('name'),
-      volume.name ?? '',
-      'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.',
-    ),
-  ];
+  return isISCSIInterfaceNameTooLong(volume.name ?? '', volume.iscsi as Json)
+    ? [invalid(path.child('name'), volume.name ?? '', ISCSI_INTERFACE_NAME_TOO_LONG)]
+    : [];
 }
 
 function secretRefNameErrors(source: Json, path: FieldPath): FieldError[] {
@@ -174,7 +204,11 @@ function secretRefNameErrors(source: Json, path: FieldPath): FieldError[] {
   return isSet(secretRef) && text(secretRef?.name) === '' ? [required(path.child('secretRef', 'name'))] : [];
 }
 
-function flockerErrors(source: Json, path: FieldPath): FieldError[] {
+export function cinderErrors(source: Json, path: FieldPath): FieldError[] {
+  return [...requiredMembers(source, path, ['volumeID']), ...secretRefNameErrors(source, path)];
+}
+
+export function flockerErrors(source: Json, path: FieldPath): FieldError[] {
   const name = text(source.datasetName);
   const uuid = text(source.datasetUUID);
   const errors: FieldError[] = [];
@@ -194,7 +228,7 @@ function isHostPortPair(pair: string): boolean {
   return !/[:[\]]/.test(host) && !/[[\]]/.test(pair.slice(colon + 1));
 }
 
-function quobyteErrors(source: Json, path: FieldPath): FieldError[] {
+export function quobyteErrors(source: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const registry = text(source.registry);
   const registryMessage = 'must be a host:port pair or multiple pairs separated by commas';
@@ -208,7 +242,7 @@ function quobyteErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-function fcErrors(source: Json, path: FieldPath): FieldError[] {
+export function fcErrors(source: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const wwns = (source.targetWWNs as unknown[] | undefined) ?? [];
   const wwids = (source.wwids as unknown[] | undefined) ?? [];
@@ -225,7 +259,7 @@ function fcErrors(source: Json, path: FieldPath): FieldError[] {
 }
 
 /** Options in the kubernetes.io and k8s.io namespaces are the system's own. */
-function flexVolumeErrors(source: Json, path: FieldPath): FieldError[] {
+export function flexVolumeErrors(source: Json, path: FieldPath): FieldError[] {
   const errors = requiredMembers(source, path, ['driver']);
   for (const key of Object.keys((source.options as Json | undefined) ?? {})) {
     const namespace = key.includes('/') ? key.slice(0, key.indexOf('/')) : key;
@@ -236,7 +270,27 @@ function flexVolumeErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-function azureDiskErrors(source: Json, path: FieldPath): FieldError[] {
+export function azureFileErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['secretName', 'shareName']);
+}
+
+export function vsphereVolumeErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['volumePath']);
+}
+
+export function photonPersistentDiskErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['pdID']);
+}
+
+export function portworxVolumeErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['volumeID']);
+}
+
+export function scaleIOErrors(source: Json, path: FieldPath): FieldError[] {
+  return requiredMembers(source, path, ['gateway', 'system', 'volumeName']);
+}
+
+export function azureDiskErrors(source: Json, path: FieldPath): FieldError[] {
   const errors = requiredMembers(source, path, ['diskName', 'diskURI']);
   if (isSet(source.cachingMode) && !AZURE_CACHING_MODES.includes(text(source.cachingMode)))
     errors.push(notSupported(path.child('cachingMode'), source.cachingMode, AZURE_CACHING_MODES));
@@ -252,7 +306,7 @@ function azureDiskErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-function storageOSErrors(source: Json, path: FieldPath): FieldError[] {
+export function storageOSErrors(source: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const volumeName = text(source.volumeName);
   if (volumeName === '') errors.push(required(path.child('volumeName')));
@@ -275,43 +329,6 @@ function csiErrors(source: Json, path: FieldPath): FieldError[] {
     const name = text(secretRef?.name);
     if (name === '') errors.push(required(path.child('nodePublishSecretRef', 'name')));
     else for (const message of isDNS1123Subdomain(name)) errors.push(invalid(path.child('name'), name, message));
-  }
-  return errors;
-}
-
-/**
- * The secret a PersistentVolume's source names, with the namespace it lives in: a volume has no
- * namespace of its own to default it from (validatePVSecretReference).
- */
-function persistentVolumeSecretRefErrors(secretRef: Json, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const [name, namespace] = [text(secretRef.name), text(secretRef.namespace)];
-  if (name === '') errors.push(required(path.child('name')));
-  else for (const message of isDNS1123Subdomain(name)) errors.push(invalid(path.child('name'), name, message));
-  if (namespace === '') errors.push(required(path.child('namespace')));
-  else
-    for (const message of isDNS1123Label(namespace)) errors.push(invalid(path.child('namespace'), namespace, message));
-  return errors;
-}
-
-/**
- * The secret references of a CSI PersistentVolume source the reference checks, in its order;
- * nodeStageSecretRef is not among them, and any secret is accepted there.
- */
-const CHECKED_CSI_SECRET_REFS = [
-  'controllerPublishSecretRef',
-  'controllerExpandSecretRef',
-  'nodePublishSecretRef',
-  'nodeExpandSecretRef',
-] as const;
-
-/** A PersistentVolume's CSI source: a driver, a volume handle, and secrets named with their namespace. */
-export function validateCSIPersistentVolumeSource(source: Json, path: FieldPath): FieldError[] {
-  const errors = validateCSIDriverName(text(source.driver), path.child('driver'));
-  if (text(source.volumeHandle) === '') errors.push(required(path.child('volumeHandle')));
-  for (const member of CHECKED_CSI_SECRET_REFS) {
-    const secretRef = source[member] as Json | null | undefined;
-    if (isSet(secretRef)) errors.push(...persistentVolumeSecretRefErrors(secretRef as Json, path.child(member)));
   }
   return errors;
 }
@@ -345,51 +362,30 @@ const SOURCE_RULES: readonly SourceRule[] = [
   { member: 'emptyDir', check: emptyDirErrors },
   { member: 'hostPath', check: hostPathErrors },
   { member: 'gitRepo', check: gitRepoErrors },
-  {
-    member: 'gcePersistentDisk',
-    checkedAt: 'persistentDisk',
-    check: (source, path) => [...requiredMembers(source, path, ['pdName']), ...partitionErrors(source, path)],
-  },
-  {
-    member: 'awsElasticBlockStore',
-    check: (source, path) => [...requiredMembers(source, path, ['volumeID']), ...partitionErrors(source, path)],
-  },
+  { member: 'gcePersistentDisk', checkedAt: 'persistentDisk', check: gcePersistentDiskErrors },
+  { member: 'awsElasticBlockStore', check: awsElasticBlockStoreErrors },
   { member: 'secret', check: (source, path) => projectedFilesErrors(source, path, 'secretName') },
   { member: 'nfs', check: nfsErrors },
   { member: 'iscsi', check: iscsiErrors },
-  { member: 'glusterfs', check: (source, path) => requiredMembers(source, path, ['endpoints', 'path']) },
+  { member: 'glusterfs', check: glusterfsErrors },
   { member: 'flocker', check: flockerErrors },
   { member: 'persistentVolumeClaim', check: (source, path) => requiredMembers(source, path, ['claimName']) },
-  {
-    member: 'rbd',
-    check: (source, path) => [
-      ...(((source.monitors as unknown[] | undefined) ?? []).length === 0 ? [required(path.child('monitors'))] : []),
-      ...requiredMembers(source, path, ['image']),
-    ],
-  },
-  {
-    member: 'cinder',
-    check: (source, path) => [...requiredMembers(source, path, ['volumeID']), ...secretRefNameErrors(source, path)],
-  },
-  {
-    member: 'cephfs',
-    refusedAt: 'cephFS',
-    check: (source, path) =>
-      ((source.monitors as unknown[] | undefined) ?? []).length === 0 ? [required(path.child('monitors'))] : [],
-  },
+  { member: 'rbd', check: rbdErrors },
+  { member: 'cinder', check: cinderErrors },
+  { member: 'cephfs', refusedAt: 'cephFS', check: cephFSErrors },
   { member: 'quobyte', check: quobyteErrors },
   { member: 'downwardAPI', refusedAt: 'downwarAPI', check: downwardAPIErrors },
   { member: 'fc', check: fcErrors },
   { member: 'flexVolume', check: flexVolumeErrors },
   { member: 'configMap', check: (source, path) => projectedFilesErrors(source, path, 'name') },
-  { member: 'azureFile', check: (source, path) => requiredMembers(source, path, ['secretName', 'shareName']) },
-  { member: 'vsphereVolume', check: (source, path) => requiredMembers(source, path, ['volumePath']) },
-  { member: 'photonPersistentDisk', check: (source, path) => requiredMembers(source, path, ['pdID']) },
-  { member: 'portworxVolume', check: (source, path) => requiredMembers(source, path, ['volumeID']) },
+  { member: 'azureFile', check: azureFileErrors },
+  { member: 'vsphereVolume', check: vsphereVolumeErrors },
+  { member: 'photonPersistentDisk', check: photonPersistentDiskErrors },
+  { member: 'portworxVolume', check: portworxVolumeErrors },
   { member: 'azureDisk', check: azureDiskErrors },
   { member: 'storageos', check: storageOSErrors },
   { member: 'projected', check: projectedVolumeErrors },
-  { member: 'scaleIO', check: (source, path) => requiredMembers(source, path, ['gateway', 'system', 'volumeName']) },
+  { member: 'scaleIO', check: scaleIOErrors },
   { member: 'csi', check: csiErrors },
   { member: 'ephemeral', check: ephemeralErrors },
   { member: 'image', check: imageVolumeErrors },

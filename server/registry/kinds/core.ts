@@ -2,6 +2,7 @@
 import { validateReplicaSetStatusUpdate } from '../../validation/apps-status';
 import type { KubeObject } from '../../../api/objects';
 import * as core from '../../validation/core';
+import * as persistentVolume from '../../validation/persistent-volume';
 import {
   validatePersistentVolumeClaimOnUpdate,
   validatePersistentVolumeClaimUpdate,
@@ -304,12 +305,14 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pv'],
     subresources: { status: true },
     behaviour: {
-      updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
+      // The strategy's checks of the new volume, then ValidatePersistentVolumeUpdate's (metadata, spec, what is fixed).
+      updatePasses: ['create', 'createRules', 'create', 'updateRules'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
-      validate: core.validatePersistentVolume,
-      validateOnUpdate: core.validatePersistentVolumeOnUpdate,
-      validateUpdate: core.validatePersistentVolumeUpdate,
+      validate: persistentVolume.validatePersistentVolume,
+      validateOnUpdate: persistentVolume.validatePersistentVolumeOnUpdate,
+      validateUpdate: persistentVolume.validatePersistentVolumeUpdate,
+      validateStatusUpdate: persistentVolume.validatePersistentVolumeStatusUpdate,
       warnings: persistentVolumeWarnings,
     },
   }),

@@ -75,6 +75,38 @@ describe('through the API', () => {
     expect(read.json<{ spec: { hard: unknown } }>().spec.hard).toEqual(expected);
   });
 
+  // Answers recorded from kube-apiserver 1.34.4: validation reads a whole number as the text it decodes to.
+  it.each([
+    [
+      'persistentvolumes',
+      { capacity: { storage: -5 }, accessModes: ['ReadWriteOnce'], nfs: { server: 's', path: '/e' } },
+      [
+        'spec.capacity[storage]: Invalid value: -5: must be a valid resource quantity',
+        'spec.capacity[storage]: Invalid value: "-5": must be greater than zero',
+      ],
+    ],
+    [
+      'persistentvolumes',
+      { capacity: { storage: 0 }, accessModes: ['ReadWriteOnce'], nfs: { server: 's', path: '/e' } },
+      ['spec.capacity[storage]: Invalid value: "0": must be greater than zero'],
+    ],
+    [
+      'persistentvolumeclaims',
+      { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: 0 } } },
+      ['spec.resources[storage]: Invalid value: "0": must be greater than zero'],
+    ],
+  ])('checks a whole number given for a quantity of %s as its text', async (resource, spec, causes) => {
+    const kind = resource === 'persistentvolumes' ? 'PersistentVolume' : 'PersistentVolumeClaim';
+    const path = resource === 'persistentvolumes' ? '/api/v1' : '/api/v1/namespaces/default';
+    const refused = await server.request('POST', `${path}/${resource}`, {
+      body: JSON.stringify({ apiVersion: 'v1', kind, metadata: { generateName: 'number-' }, spec }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(refused.status).toBe(422);
+    const details = refused.json<{ details: { causes: { field: string; message: string }[] } }>().details;
+    expect(details.causes.map((cause) => `${cause.field}: ${cause.message}`)).toEqual(causes);
+  });
+
   it('refuses text that is no quantity with the reference decoder error', async () => {
     const refused = await quota('bad', { 'requests.cpu': '1Kb' });
     expect(refused.status).toBe(400);

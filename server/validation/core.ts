@@ -35,7 +35,6 @@ import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from '.
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
 import { duplicateNodeAddresses, validateNodeResources } from './node-status';
-import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import {
   coveredByDeclarative,
   handWrittenShown,

@@ -66,11 +66,6 @@ export function discoveryUrlOf(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }
 
-function stringClaim(claims: JWTPayload, name: string): string | undefined {
-  const value = claims[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 export function jwtAuthenticator(config: JwtAuthenticatorConfig): TokenAuthenticator {
   const issuer = config.issuer.url;
   const keys = new IssuerKeys({

@@ -10,7 +10,7 @@ import { referenceTypeName } from './compile-errors';
 import { treeNodes } from './instrumentation';
 import { CelFunctionError } from './libraries/library';
 import type { MessageSite } from './message-syntax';
-import type { MessageType, MessageTypeResolver } from './message-types';
+import type { MessageTypeResolver } from './message-types';
 import type { CelValue } from './values';
 
 /** The name of construction nodes in the tree (priced by runtime-cost.ts and estimated-cost.ts). */

@@ -14,7 +14,6 @@ import {
   restrictToObject,
   union,
   withoutServerOwnedFields,
-  type FieldSet,
   type SchemaContext,
 } from './field-set';
 import { zeroObject } from './zero-object';

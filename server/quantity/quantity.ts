@@ -151,7 +151,7 @@ export function canonicalQuantity(written: string): string | undefined {
   if (text === '0') return text;
   const parts = /^([+-]?)0*(\d*)(?:\.(\d*))?(.*)$/.exec(text);
   if (parts === null) return undefined;
-  const [, sign, digits, fraction = '', suffix] = parts;
+  const [, , digits, fraction = '', suffix] = parts;
   const num = digits === '' ? '0' : digits;
   const binaryExponent = BINARY_EXPONENTS[suffix];
   const exponentSuffix = /^[eE][+-]?\d+$/.test(suffix);

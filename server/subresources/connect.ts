@@ -19,7 +19,7 @@ import { goQuote } from '../../api/go-quote';
 import { lookup } from 'node:dns/promises';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
 import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/record/request-audit';
 import type { RequestInfo } from '../request/request-info';

@@ -144,7 +144,6 @@ export class WatchCache implements ObjectStorage, FeedListener {
   readonly prefix: string;
   private readonly feed: StoreFeed;
   private readonly objects: ObjectStorage;
-  private readonly keyPrefix: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
   private readonly codec: ValueCodec | undefined;
@@ -171,7 +170,6 @@ export class WatchCache implements ObjectStorage, FeedListener {
   constructor(options: WatchCacheOptions) {
     this.feed = options.feed;
     this.objects = options.objects;
-    this.keyPrefix = options.keyPrefix;
     this.prefix = `${options.keyPrefix}/`;
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };

@@ -66,7 +66,6 @@ const INVALID_OBJECT_CODE = 4;
 
 export class ResourceStore implements ObjectStorage {
   private readonly store: RevisionedStore;
-  private readonly keyPrefix: string;
   private readonly resourceName: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
@@ -76,7 +75,6 @@ export class ResourceStore implements ObjectStorage {
   constructor(options: ResourceStoreOptions) {
     this.store = options.store;
     this.codec = options.codec;
-    this.keyPrefix = options.keyPrefix;
     this.resourceName = qualifiedResourceName(options.qualifiedResource);
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };

@@ -96,7 +96,7 @@ export class RevisionLog {
     readonly compactChunk: StatementSync;
   };
 
-  constructor(private readonly db: DatabaseSync) {
+  constructor(db: DatabaseSync) {
     db.exec(SCHEMA);
     this.statements = {
       latestOf: db.prepare('SELECT * FROM log WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1'),

@@ -13,7 +13,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/capstan-process';
-import { freePort } from '../helpers/ports';
 
 const DEPLOYED_CONFIG = join(ROOT, 'deploy', 'haproxy', 'haproxy.cfg');
 const START_TIMEOUT_MS = 5_000;

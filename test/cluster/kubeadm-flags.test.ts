@@ -34,7 +34,6 @@ let workDir: string;
 let pki: KubeadmPki;
 let etcd: ChildProcess | undefined;
 let etcdUrl: string;
-let apiserver: ChildProcess | undefined;
 let securePort: number;
 let admin: string;
 let superAdmin: string;
@@ -203,7 +202,6 @@ beforeAll(async () => {
   await startKubeadmEtcd();
   securePort = await freePort();
   const run = runKubeApiserver(kubeadmCommand(pki, securePort));
-  apiserver = run.child;
   await waitStarted(run);
   const server = `https://127.0.0.1:${securePort}`;
   admin = await pki.kubeconfig({ name: 'admin', server, user: 'admin' });

@@ -57,7 +57,6 @@ function parsePath(text: string): (string | number)[] {
 
 const container = { name: 'c', image: 'nginx' };
 const labels = { app: 'corpus' };
-const podTemplate = { metadata: { labels }, spec: { containers: [container] } };
 const jobPod = { spec: { containers: [container], restartPolicy: 'Never' } };
 /** A PEM certificate request for CN=corpus (an EC key made once; the request only needs to parse). */
 const CERTIFICATE_REQUEST =

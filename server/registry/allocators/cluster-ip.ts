@@ -25,7 +25,7 @@ import { ObjectError } from '../../../storage/errors';
 import type { KubeObject } from '../../../api/objects';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { internalError } from '../../status/catalogue';
-import { FieldPath, GoValue, invalid } from '../../status/field-errors';
+import { FieldPath, invalid } from '../../status/field-errors';
 import type { FieldError } from '../types';
 import {
   familyOf,

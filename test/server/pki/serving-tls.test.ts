@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { createServer, type CapstanServer } from '../../../server/app';
-import { DEFAULT_OPTIONS, parseFlags, type ServerOptions } from '../../../server/config/flags';
+import { parseFlags, type ServerOptions } from '../../../server/config/flags';
 import { issueLeaf } from '../../../server/pki/certificates';
 import { generatedPki, type Pki } from '../../../server/pki/pki';
 

@@ -1,4 +1,3 @@
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { storageGroupVersion, type ResourceType } from '../../../server/registry/types';
 import { builtinRegistry } from '../../../server/builtin-types';
 

@@ -3,7 +3,8 @@
  * or resources): GET answers the parent, PUT and PATCH run the store's status write with the
  * subresource's own preparation (what it may change, the rest kept as stored) and rules in the
  * strategy's places, so decoding, patching, admission, managedFields and preconditions are the
- * generic ones.
+ * generic ones. None of them warns, as none of the reference's strategies for them does: the
+ * status kept as stored is not the writer's to hear about.
  */
 import { getHandler } from '../handlers/get';
 import { patchHandler } from '../handlers/patch';
@@ -21,7 +22,10 @@ export function partialWriteHandlers(
 ): Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> {
   const scoped = (scope: HandlerScope): HandlerScope => ({
     ...scope,
-    type: { ...scope.type, strategy: { ...scope.type.strategy, ...rules(scope.type.strategy, scope) } },
+    type: {
+      ...scope.type,
+      strategy: { ...scope.type.strategy, ...rules(scope.type.strategy, scope), statusWarnings: () => [] },
+    },
   });
   return {
     get: getHandler,

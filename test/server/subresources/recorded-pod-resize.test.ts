@@ -4,8 +4,9 @@
  * containers and sidecars, no request or limit removed, the QoS class kept, no container added,
  * removed, renamed or reordered, no other field, resize policies included), the errors of a
  * refused one in the reference's order, and, of an accepted one, the containers, labels,
- * generation and QoS class it leaves. Each case creates its pod, may give it a running status
- * first, then patches pods/resize (strategic unless the case says merge or JSON patch).
+ * generation and QoS class it leaves; no warning either way. Each case creates its pod, may give
+ * it a status first, then patches pods/resize (strategic unless the case says merge or JSON
+ * patch) or PUTs a whole pod there.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ interface Case {
   readonly patchType?: keyof typeof PATCH_TYPES;
   readonly patch: unknown;
   readonly code: number;
+  /** The Warning headers of the answer. */
+  readonly warnings: readonly string[];
   readonly message?: string;
   readonly reason?: string;
   readonly causes?: readonly unknown[];
@@ -33,6 +36,8 @@ const PATCH_TYPES = {
   strategic: 'application/strategic-merge-patch+json',
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',
+  // Not a patch: the case's `patch` is the whole pod, PUT.
+  put: 'application/json',
 } as const;
 
 const NS = '/api/v1/namespaces/default/pods';
@@ -52,15 +57,17 @@ afterAll(async () => {
 });
 
 /** What the reference's answer was recorded as: the Status of a refusal, the resized pod's parts otherwise. */
-function outcome(code: number, body: Json): Json {
+function outcome(code: number, body: Json, warning: string | string[] | undefined): Json {
+  const warnings = warning === undefined ? [] : [warning].flat();
   if (code >= 300) {
     const details = body.details as { causes?: unknown[] } | undefined;
-    return { code, message: body.message, reason: body.reason, causes: details?.causes };
+    return { code, warnings, message: body.message, reason: body.reason, causes: details?.causes };
   }
   const spec = body.spec as Json;
   const metadata = body.metadata as Json;
   return {
     code,
+    warnings,
     containers: spec.containers,
     initContainers: spec.initContainers,
     generation: metadata.generation,
@@ -83,12 +90,12 @@ test.each(recorded)('%s', async (_name, c) => {
     });
     expect(status.status).toBe(200);
   }
-  const resize = await server.request('PATCH', `${path}/resize`, {
+  const resize = await server.request(c.patchType === 'put' ? 'PUT' : 'PATCH', `${path}/resize`, {
     body: JSON.stringify(c.patch),
     headers: { 'Content-Type': PATCH_TYPES[c.patchType ?? 'strategic'] },
   });
   const { pod: _pod, status: _status, patchType: _patchType, patch: _patch, ...expected } = c;
-  expect(outcome(resize.status, resize.json<Json>())).toEqual(
+  expect(outcome(resize.status, resize.json<Json>(), resize.headers.warning)).toEqual(
     expected.code >= 300 ? expected : { initContainers: undefined, ...expected },
   );
 });

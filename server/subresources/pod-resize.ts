@@ -11,7 +11,7 @@ import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
 import { buildStrategy, RESET_OBJECT_META_FOR_STATUS } from '../registry/strategy';
 import type { WriteContext } from '../registry/types';
 import { semanticEqual } from '../validation/semantic-equality';
-import { validatePodResize } from '../validation/pod-resize';
+import { podResizeRefusal, validatePodResize } from '../validation/pod-resize';
 import { partialWriteHandlers } from './partial-write';
 
 type Container = Record<string, unknown> & { readonly name?: string };
@@ -66,14 +66,23 @@ function keepOnlyResize(object: KubeObject, old: KubeObject, context: WriteConte
 }
 
 export const resizeHandlers = partialWriteHandlers((_base, scope) => {
-  // The generic checks of the metadata and the pod's own passes over it (as its update runs
-  // them), with the resize's rules in place of the pod's update rules. The reference makes those
-  // passes inside its resize rules, so a pod it cannot resize at all drops their errors; they
-  // stay here, which only a write that also adds or removes a container can tell, as only its
-  // metadata is not reset.
-  const { validateUpdate } = buildStrategy(
-    { namespaced: scope.type.namespaced, nameRule: scope.type.nameRule, hasStatus: true },
-    { updatePasses: ['update', 'create'], validateUpdate: validatePodResize },
-  );
-  return { prepareForStatusUpdate: keepOnlyResize, validateStatusUpdate: validateUpdate };
+  const facts = { namespaced: scope.type.namespaced, nameRule: scope.type.nameRule, hasStatus: true };
+  // With no passes and no rules of its own, a strategy's update validation is the generic check
+  // of the metadata alone.
+  const genericChecks = buildStrategy(facts, { updatePasses: [] }).validateUpdate;
+  // The pod's own passes over the metadata (as its update runs them) join the resize's rules,
+  // and, as in the reference, a pod that cannot be resized drops them for its one error.
+  const resizeChecks = buildStrategy(facts, {
+    updatePasses: ['update', 'create'],
+    validateUpdate: validatePodResize,
+  }).validateUpdate;
+  return {
+    prepareForStatusUpdate: keepOnlyResize,
+    validateStatusUpdate: (object, old, context) => {
+      const refusal = podResizeRefusal(object, old);
+      return refusal === undefined
+        ? resizeChecks(object, old, context)
+        : [...genericChecks(object, old, context), refusal];
+    },
+  };
 });

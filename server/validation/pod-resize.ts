@@ -1,12 +1,13 @@
 /**
- * The rules of a pod's resize (pods/resize), after the reference's ValidatePodResize: the pod's
- * own annotations and spec; then a pod the kubelet cannot resize in place is refused with that
- * reason alone; then the QoS class may not change, a running pod's node must report its
- * containers' resources, and no container may be added, removed, renamed or reordered (the rest
- * compares containers by index, so it stops there); then no request or limit may be removed
- * (sidecars first, then containers), and only cpu and memory may change: a sidecar's, a
- * container's, and no plain init container's resources at all. A resize policy counts as one of
- * the other fields, so it may not change either.
+ * The rules of a pod's resize (pods/resize), after the reference's ValidatePodResize. A pod the
+ * kubelet cannot resize in place is refused with that reason alone (podResizeRefusal), in place
+ * of every other error of these rules. Any other is held to its own annotations and spec; then
+ * the QoS class may not change, a running pod's node must report its containers' resources, and
+ * no container may be added, removed, renamed or reordered (the rest compares containers by
+ * index, so it stops there); then no request or limit may be removed (sidecars first, then
+ * containers), and only cpu and memory may change: a sidecar's, a container's, and no plain init
+ * container's resources at all. A resize policy counts as one of the other fields, so it may not
+ * change either.
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
@@ -53,6 +54,12 @@ function unresizableReason(pod: KubeObject, old: KubeObject): string | undefined
   if ((specOf(old).os as { name?: string } | null | undefined)?.name === 'windows')
     return 'windows pods cannot be resized';
   return undefined;
+}
+
+/** The one error of a resize of a pod the kubelet cannot resize in place, if it cannot. */
+export function podResizeRefusal(pod: KubeObject, old: KubeObject): FieldError | undefined {
+  const reason = unresizableReason(pod, old);
+  return reason === undefined ? undefined : forbidden(FieldPath.wholeObject(), reason);
 }
 
 /**
@@ -118,12 +125,9 @@ function changesMoreThanCpuAndMemory(next: Container, old: Container): boolean {
   return !semanticEqual('core.Container', { ...next, resources }, old);
 }
 
-/** `old` is the stored pod; `pod` the one the resize would store. */
+/** `old` is the stored pod, one podResizeRefusal lets through; `pod` the one the resize would store. */
 export function validatePodResize(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const errors = validatePodAnnotationsAndSpec(pod, old, context);
-  const unresizable = unresizableReason(pod, old);
-  if (unresizable !== undefined) return [forbidden(FieldPath.wholeObject(), unresizable)];
-
   const specPath = FieldPath.root('spec');
   const storedClass = ((old.status as Json | undefined)?.qosClass as string | undefined) || undefined;
   const qosBefore = storedClass ?? podQOSClass(specOf(old), context.featureEnabled);

@@ -27,12 +27,15 @@ function listOf(pod: KubeObject, list: ContainerList): Container[] | undefined {
   return (specOf(pod)[list] as Container[] | null | undefined) ?? undefined;
 }
 
-/** The stored containers with the resizable fields the write sends, or the sent ones where a name moved. */
-function resizedContainers(sent: Container[] | undefined, stored: Container[] | undefined): Container[] | undefined {
-  if (sent === undefined || sent.length === 0) return sent;
-  if (sent.some((container, i) => container.name !== stored?.[i]?.name)) return sent;
+/**
+ * The stored containers (as many as sent) with the resizable fields the write sends, or the sent
+ * ones where a name moved; none for an empty list, which Go writes as none.
+ */
+function resizedContainers(sent: Container[] | undefined, stored: Container[]): Container[] | undefined {
+  if (sent === undefined || sent.length === 0) return undefined;
+  if (sent.some((container, i) => container.name !== stored[i].name)) return sent;
   return sent.map((container, i) => {
-    const next: Container = { ...stored![i] };
+    const next: Container = { ...stored[i] };
     for (const field of RESIZABLE_FIELDS) {
       if (container[field] === undefined) delete next[field];
       else next[field] = container[field];
@@ -48,7 +51,7 @@ function keepOnlyResize(object: KubeObject, old: KubeObject, context: WriteConte
   if (sameCount) {
     const spec = copyJson(specOf(old));
     for (const list of CONTAINER_LISTS) {
-      const containers = resizedContainers(listOf(object, list), listOf(old, list));
+      const containers = resizedContainers(listOf(object, list), listOf(old, list) ?? []);
       if (containers === undefined) delete spec[list];
       else spec[list] = containers;
     }

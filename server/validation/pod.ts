@@ -79,7 +79,12 @@ import { validateContainerResourceName, validatePodResourceName } from './resour
 import { usesIndivisibleHugePages, validateResourceRequirements } from './resource-requirements';
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
-import { validateResizePolicy, type ContainerResizePolicy } from './resize-policy';
+import {
+  initContainerResizePolicyErrors,
+  sidecarHasResizePolicy,
+  validateResizePolicy,
+  type ContainerResizePolicy,
+} from './resize-policy';
 import { podResourceConsistencyErrors } from './pod-level-resources';
 import {
   podResourceClaimErrors,
@@ -474,6 +479,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly judgePodLevelResources: boolean;
   /** Huge pages not in whole pages: the stored spec already has some, as older servers let in. */
   readonly allowIndivisibleHugePages: boolean;
+  /** Init containers' resize policies: InPlacePodVerticalScaling is on, or a stored sidecar has one. */
+  readonly allowInitContainerResizePolicy: boolean;
 }
 
 /**
@@ -498,6 +505,7 @@ export function podValidationOptions(
     allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
     judgePodLevelResources: featureEnabled('PodLevelResources'),
     allowIndivisibleHugePages: usesIndivisibleHugePages(old?.spec as Record<string, unknown> | undefined),
+    allowInitContainerResizePolicy: featureEnabled('InPlacePodVerticalScaling') || sidecarHasResizePolicy(old?.spec),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -823,6 +831,14 @@ function validateContainers(
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
     else errors.push(...lifecycleAndProbeErrors(container, role, pod, at));
+    if (role === 'init')
+      errors.push(
+        ...initContainerResizePolicyErrors(
+          container.resizePolicy,
+          at.child('resizePolicy'),
+          pod.options.allowInitContainerResizePolicy,
+        ),
+      );
   });
   return errors;
 }

@@ -5,7 +5,8 @@
  * resize without a restart.
  */
 import type { FieldError } from '../status/field-error';
-import { duplicate, invalid, notSupported, required, type FieldPath } from '../status/field-errors';
+import { duplicate, GoValue, invalid, notSupported, required, type FieldPath } from '../status/field-errors';
+import { internalCompactJson } from './internal-json';
 
 export interface ContainerResizePolicy {
   readonly resourceName?: string;
@@ -37,4 +38,27 @@ export function validateResizePolicy(
       errors.push(invalid(path, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
   });
   return errors;
+}
+
+/** Whether a sidecar of the spec has a resize policy, which lets init containers keep theirs with the gate off. */
+export function sidecarHasResizePolicy(spec: { readonly initContainers?: readonly unknown[] } | undefined): boolean {
+  return (spec?.initContainers ?? []).some((container) => {
+    const { restartPolicy, resizePolicy } = container as { restartPolicy?: string; resizePolicy?: unknown[] };
+    return restartPolicy === 'Always' && (resizePolicy?.length ?? 0) > 0;
+  });
+}
+
+/**
+ * An init container may state resize policies only while InPlacePodVerticalScaling is on or a
+ * sidecar of the stored spec has one (`allowed`): with the gate off, a spec that already used
+ * them keeps them, and so reaches this rule. The value is printed as Go's internal struct.
+ */
+export function initContainerResizePolicyErrors(
+  policies: readonly ContainerResizePolicy[] | undefined,
+  path: FieldPath,
+  allowed: boolean,
+): FieldError[] {
+  if (allowed || (policies?.length ?? 0) === 0) return [];
+  const shown = new GoValue(internalCompactJson('[]core.ContainerResizePolicy', policies));
+  return [invalid(path, shown, 'must not be set for init containers')];
 }

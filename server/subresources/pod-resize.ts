@@ -68,6 +68,7 @@ function keepOnlyResize(object: KubeObject, old: KubeObject, context: WriteConte
     object.metadata.generation = (object.metadata.generation ?? 0) + 1;
 }
 
+// The resize's store keeps the pod's own reset fields: an apply through it may own all but status.
 export const resizeHandlers = partialWriteHandlers((_base, scope) => {
   const facts = { namespaced: scope.type.namespaced, nameRule: scope.type.nameRule, hasStatus: true };
   // With no passes and no rules of its own, a strategy's update validation is the generic check
@@ -88,4 +89,4 @@ export const resizeHandlers = partialWriteHandlers((_base, scope) => {
         : [...genericChecks(object, old, context), refusal];
     },
   };
-});
+}, 'all-but-status');

@@ -8,11 +8,11 @@
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
-import { buildStrategy, RESET_OBJECT_META_FOR_STATUS } from '../registry/strategy';
+import { buildStrategy } from '../registry/strategy';
 import type { WriteContext } from '../registry/types';
-import { semanticEqual } from '../validation/semantic-equality';
 import { podResizeRefusal, validatePodResize } from '../validation/pod-resize';
 import { partialWriteHandlers } from './partial-write';
+import { countPodGeneration, keepStoredStatusAndMetadata } from './pod-partial-write';
 
 type Container = Record<string, unknown> & { readonly name?: string };
 type ContainerList = 'containers' | 'initContainers';
@@ -56,16 +56,10 @@ function keepOnlyResize(object: KubeObject, old: KubeObject, context: WriteConte
       else spec[list] = containers;
     }
     object.spec = spec;
-    if (old.status === undefined) delete object.status;
-    else object.status = copyJson(old.status);
-    for (const key of RESET_OBJECT_META_FOR_STATUS) {
-      if (old.metadata[key] === undefined) delete object.metadata[key];
-      else object.metadata[key] = copyJson(old.metadata[key]);
-    }
+    keepStoredStatusAndMetadata(object, old);
   }
   dropDisabledPodFields(object, old, context.featureEnabled);
-  if (!semanticEqual('core.PodSpec', object.spec, old.spec))
-    object.metadata.generation = (object.metadata.generation ?? 0) + 1;
+  countPodGeneration(object, old);
 }
 
 // The resize's store keeps the pod's own reset fields: an apply through it may own all but status.

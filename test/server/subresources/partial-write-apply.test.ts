@@ -1,7 +1,7 @@
 /**
- * Server-side apply through pods/resize, as kube-apiserver 1.34.4 answered it
- * (fixtures/recorded-partial-write-apply.json): its store keeps the pod's own reset fields, so an
- * apply there may own anything but status. Its conflicts are counted over the whole
+ * Server-side apply through pods/resize and pods/ephemeralcontainers, as kube-apiserver 1.34.4
+ * answered it (fixtures/recorded-partial-write-apply.json): their stores keep the pod's own reset
+ * fields, so an apply there may own anything but status, and a spec it changes raises generation. Its conflicts are counted over the whole
  * configuration (an image the creator owns as well as the resources), and the applier is recorded
  * as owning all it applied, labels the write then drops included, with the subresource named.
  */
@@ -21,6 +21,7 @@ interface Case {
   /** Without their times. */
   readonly managedFields?: readonly Json[];
   readonly labels?: Json | null;
+  readonly generation?: number;
   /** The pod spec's containers, ephemeralContainers and activeDeadlineSeconds (null: none). */
   readonly spec?: Json;
 }
@@ -52,6 +53,7 @@ function outcome(code: number, body: Json): Json {
     code,
     managedFields: (metadata.managedFields as Json[]).map(({ time: _time, ...entry }) => entry),
     labels: metadata.labels ?? null,
+    generation: metadata.generation,
     spec: Object.fromEntries(
       ['containers', 'ephemeralContainers', 'activeDeadlineSeconds'].map((member) => [member, spec[member] ?? null]),
     ),

@@ -40,15 +40,27 @@ function defaultingUnder(type: ResourceType, gateOn: (gate: string) => boolean):
   };
 }
 
+/** The type without the subresources behind gates that are off. */
+function withoutGatedSubresources(type: ResourceType, gateOn: (gate: string) => boolean): ResourceType {
+  const subresources = type.handlers?.subresources;
+  if (subresources === undefined) return type;
+  const served = Object.entries(subresources).filter(
+    ([, endpoint]) => endpoint.featureGate === undefined || gateOn(endpoint.featureGate),
+  );
+  if (served.length === Object.keys(subresources).length) return type;
+  return { ...type, handlers: { ...type.handlers, subresources: Object.fromEntries(served) } };
+}
+
 /**
- * A registry that starts with the built-in types the options serve. A type behind a feature gate
- * that is off is not served in any version, as the reference's storage providers leave it out.
+ * A registry that starts with the built-in types the options serve. A type or a subresource
+ * behind a feature gate that is off is not served in any version, as the reference's storage
+ * providers leave it out.
  */
 export function builtinRegistry(options: BuiltinRegistryOptions = {}): ResourceTypeRegistry {
   const enabled = options.enabled ?? runtimeConfigEnabled({ config: {}, registered: REGISTERED_GROUP_VERSIONS });
   const gateOn = options.featureEnabled ?? ((gate: string) => featureEnabled({}, gate));
   const types = BUILTIN_TYPES.filter((type) => type.featureGate === undefined || gateOn(type.featureGate)).map((type) =>
-    defaultingUnder(type, gateOn),
+    defaultingUnder(withoutGatedSubresources(type, gateOn), gateOn),
   );
   return new ResourceTypeRegistry({ types, enabled });
 }

@@ -30,7 +30,15 @@ import {
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS, typeAgainstSchema } from '../validation/decode';
 
-export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
+/**
+ * `applyOwns`: what an apply through this endpoint may own, where it is not what the target's
+ * strategy resets (a subresource whose store keeps the main resource's reset fields).
+ */
+export function patchHandler(
+  scope: HandlerScope,
+  target: WriteTarget = 'main',
+  applyOwns: OwnershipScope = ownershipScopeOf(scope, target),
+): ResourceHandler {
   return async (request) => {
     const { req, res } = request;
     addWarnings(req, deprecationWarnings(scope));
@@ -45,7 +53,7 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
     const result =
       patchType !== undefined
         ? await patchObject(scope, target, request, patchType)
-        : await applyObject(scope, target, request, applyFormat!);
+        : await applyObject(scope, { target, applyOwns }, request, applyFormat!);
     await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }
@@ -92,7 +100,7 @@ function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipSc
 
 async function applyObject(
   scope: HandlerScope,
-  target: WriteTarget,
+  { target, applyOwns }: { readonly target: WriteTarget; readonly applyOwns: OwnershipScope },
   { info, req }: ResourceRequest,
   format: ApplyBodyFormat,
 ): Promise<UpdateResult> {
@@ -120,7 +128,7 @@ async function applyObject(
         force: options.force ?? false,
         now: scope.context.now(),
         schema,
-        scope: ownershipScopeOf(scope, target),
+        scope: applyOwns,
       });
       const object: KubeObject = applied.object;
       checkAppliedTypes(scope, config, object);

@@ -29,6 +29,8 @@ export interface SubresourceEndpoint {
    * as the reference's proxies pass that method on.
    */
   readonly takesPath?: true;
+  /** The feature gate it is served behind, as the reference's storage leaves it out while the gate is off. */
+  readonly featureGate?: string;
 }
 
 declare module '../registry/types' {

@@ -53,7 +53,12 @@ const SUBRESOURCES: ReadonlyArray<{
         definition: 'io.k8s.api.core.v1.Pod',
         handlers: ephemeralContainersHandlers,
       },
-      resize: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: resizeHandlers },
+      resize: {
+        kind: POD_KIND,
+        definition: 'io.k8s.api.core.v1.Pod',
+        handlers: resizeHandlers,
+        featureGate: 'InPlacePodVerticalScaling',
+      },
       log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers, connection: true },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),

@@ -1,13 +1,15 @@
 /**
  * `pods/ephemeralcontainers`: how `kubectl debug` adds a container to a running pod. A write
- * through it changes spec.ephemeralContainers and nothing else of the pod (metadata, the rest of
- * spec and status stay as stored); ephemeral containers once added may be neither changed nor
- * removed, with the reference's messages.
+ * through it changes spec.ephemeralContainers and nothing else of the pod (the rest of spec, the
+ * status and the metadata a status write keeps stay as stored), and raises generation when it
+ * changes them; ephemeral containers once added may be neither changed nor removed, with the
+ * reference's messages.
  */
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
+import { countPodGeneration, keepStoredStatusAndMetadata } from './pod-partial-write';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
 import { isMirrorPod } from '../registry/kinds/mirror-pod';
 import { FieldPath, forbidden } from '../status/field-errors';
@@ -23,15 +25,14 @@ function ephemeralContainersOf(pod: KubeObject): EphemeralContainer[] | undefine
   return (pod.spec as { ephemeralContainers?: EphemeralContainer[] } | undefined)?.ephemeralContainers;
 }
 
-/** The stored pod with the ephemeral containers the write sends. */
+/** The stored spec with the ephemeral containers the write sends. */
 function keepAllButEphemeralContainers(object: KubeObject, old: KubeObject): void {
   const sent = ephemeralContainersOf(object);
-  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
-  Object.assign(object, copyJson(old));
-  const spec = { ...((object.spec as Record<string, unknown> | undefined) ?? {}) };
+  const spec = copyJson((old.spec as Record<string, unknown> | undefined) ?? {});
   if (sent === undefined || sent.length === 0) delete spec.ephemeralContainers;
   else spec.ephemeralContainers = sent;
   object.spec = spec;
+  keepStoredStatusAndMetadata(object, old);
 }
 
 export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeObject): FieldError[] {
@@ -54,23 +55,28 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
   return errors;
 }
 
-export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
-  // A new ephemeral container loses the fields of gates that are off, as the pod's own writes do.
-  prepareForStatusUpdate: (object, old, context) => {
-    keepAllButEphemeralContainers(object, old);
-    dropDisabledPodFields(object, old, context.featureEnabled);
-  },
-  // As the reference's ValidatePodEphemeralContainersUpdate: the pod as a whole first, then (for
-  // any pod but a static one, which takes none) what became of the existing ephemeral containers.
-  validateStatusUpdate: (object, old, context) => {
-    // The pod's own update rules, which forbid spec changes, judge everything else.
-    const oldWithSent: KubeObject = {
-      ...old,
-      spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
-    };
-    const podErrors = base.validateUpdate?.(object, oldWithSent, context) ?? [];
-    if (isMirrorPod(old))
-      return [forbidden(FieldPath.wholeObject(), 'static pods do not support ephemeral containers')];
-    return [...podErrors, ...validateEphemeralContainersUpdate(object, old)];
-  },
-}));
+export const ephemeralContainersHandlers = partialWriteHandlers(
+  (base) => ({
+    // A new ephemeral container loses the fields of gates that are off, as the pod's own writes do.
+    prepareForStatusUpdate: (object, old, context) => {
+      keepAllButEphemeralContainers(object, old);
+      dropDisabledPodFields(object, old, context.featureEnabled);
+      countPodGeneration(object, old);
+    },
+    // As the reference's ValidatePodEphemeralContainersUpdate: the pod as a whole first, then (for
+    // any pod but a static one, which takes none) what became of the existing ephemeral containers.
+    validateStatusUpdate: (object, old, context) => {
+      // The pod's own update rules, which forbid spec changes, judge everything else.
+      const oldWithSent: KubeObject = {
+        ...old,
+        spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
+      };
+      const podErrors = base.validateUpdate?.(object, oldWithSent, context) ?? [];
+      if (isMirrorPod(old))
+        return [forbidden(FieldPath.wholeObject(), 'static pods do not support ephemeral containers')];
+      return [...podErrors, ...validateEphemeralContainersUpdate(object, old)];
+    },
+    // Its store keeps the pod's own reset fields: an apply through it may own all but status.
+  }),
+  'all-but-status',
+);

@@ -1,80 +1,86 @@
 /**
- * `pods/resize`: in-place changes of the containers' resources. A write through it changes
- * spec.containers[*].resources and resizePolicy and nothing else (matched by container name),
- * bumps metadata.generation when they change, and may not change the pod's QoS class, with the
- * reference's message; the pod's own rules judge the resulting pod. Pods the kubelet does not
- * resize in place (with pod-level resources, static, Windows) are refused whole.
+ * `pods/resize`: in-place changes of the containers' resources. A write through it keeps the
+ * stored pod but for the resources and resize policies of its containers and init containers,
+ * matched by index, and bumps metadata.generation when the spec changed; the rules it is held to
+ * are server/validation/pod-resize.ts. A write that adds, removes, renames or reorders a
+ * container is kept whole, as the reference keeps it, so that those rules refuse it.
  */
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
-import { podQOSClass } from '../registry/defaults/pod';
-import type { FeatureEnabled, FieldError } from '../registry/types';
+import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
+import { buildStrategy } from '../registry/strategy';
+import type { WriteContext } from '../registry/types';
+import { podResizeRefusal, validatePodResize } from '../validation/pod-resize';
 import { partialWriteHandlers } from './partial-write';
-import { deepEqual, FieldPath, forbidden, invalid } from '../status/field-errors';
-import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
+import { countPodGeneration, keepStoredStatusAndMetadata } from './pod-partial-write';
 
 type Container = Record<string, unknown> & { readonly name?: string };
-const RESIZABLE = ['resources', 'resizePolicy'] as const;
+type ContainerList = 'containers' | 'initContainers';
+const RESIZABLE_FIELDS = ['resources', 'resizePolicy'] as const;
+const CONTAINER_LISTS: readonly ContainerList[] = ['containers', 'initContainers'];
 
 function specOf(pod: KubeObject): Record<string, unknown> {
   return (pod.spec as Record<string, unknown> | undefined) ?? {};
 }
 
-function containersOf(pod: KubeObject): Container[] {
-  return (specOf(pod).containers as Container[] | undefined) ?? [];
+function listOf(pod: KubeObject, list: ContainerList): Container[] | undefined {
+  return (specOf(pod)[list] as Container[] | null | undefined) ?? undefined;
 }
 
-/** The stored pod with the resizable fields of each of its containers as the write sends them. */
-function keepAllButResources(object: KubeObject, old: KubeObject): void {
-  const sent = new Map(containersOf(object).map((container) => [container.name, container]));
-  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
-  Object.assign(object, copyJson(old));
-  const containers = containersOf(object).map((container) => {
-    const resized = sent.get(container.name);
-    if (resized === undefined) return container;
-    const next: Container = { ...container };
-    for (const field of RESIZABLE) {
-      if (resized[field] === undefined) delete next[field];
-      else next[field] = resized[field];
+/**
+ * The stored containers (as many as sent) with the resizable fields the write sends, or the sent
+ * ones where a name moved; none for an empty list, which Go writes as none.
+ */
+function resizedContainers(sent: Container[] | undefined, stored: Container[]): Container[] | undefined {
+  if (sent === undefined || sent.length === 0) return undefined;
+  if (sent.some((container, i) => container.name !== stored[i].name)) return sent;
+  return sent.map((container, i) => {
+    const next: Container = { ...stored[i] };
+    for (const field of RESIZABLE_FIELDS) {
+      if (container[field] === undefined) delete next[field];
+      else next[field] = container[field];
     }
     return next;
   });
-  object.spec = { ...specOf(object), containers };
-  if (!deepEqual(containers, containersOf(old))) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
 }
 
-function hasPodLevelResources(pod: KubeObject): boolean {
-  const resources = specOf(pod).resources as { requests?: object; limits?: object } | null | undefined;
-  return Object.keys(resources?.requests ?? {}).length + Object.keys(resources?.limits ?? {}).length > 0;
+function keepOnlyResize(object: KubeObject, old: KubeObject, context: WriteContext): void {
+  const sameCount = CONTAINER_LISTS.every(
+    (list) => (listOf(object, list)?.length ?? 0) === (listOf(old, list)?.length ?? 0),
+  );
+  if (sameCount) {
+    const spec = copyJson(specOf(old));
+    for (const list of CONTAINER_LISTS) {
+      const containers = resizedContainers(listOf(object, list), listOf(old, list) ?? []);
+      if (containers === undefined) delete spec[list];
+      else spec[list] = containers;
+    }
+    object.spec = spec;
+    keepStoredStatusAndMetadata(object, old);
+  }
+  dropDisabledPodFields(object, old, context.featureEnabled);
+  countPodGeneration(object, old);
 }
 
-/** Why the pod cannot be resized at all, in the reference's order, if it cannot. */
-function unresizableReason(object: KubeObject, old: KubeObject): string | undefined {
-  if (hasPodLevelResources(old) || hasPodLevelResources(object))
-    return 'pods with pod-level resources cannot be resized';
-  if (old.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return 'static pods cannot be resized';
-  if ((specOf(old).os as { name?: string } | null | undefined)?.name === 'windows')
-    return 'windows pods cannot be resized';
-  return undefined;
-}
-
-/** A pod that cannot be resized is told only that, as the reference's ValidatePodResize returns there. */
-export function validateResize(object: KubeObject, old: KubeObject, featureEnabled: FeatureEnabled): FieldError[] {
-  const unresizable = unresizableReason(object, old);
-  if (unresizable !== undefined) return [forbidden(FieldPath.wholeObject(), unresizable)];
-  const before = podQOSClass(specOf(old), featureEnabled);
-  if (podQOSClass(specOf(object), featureEnabled) !== before)
-    return [invalid(FieldPath.root('spec'), before, 'Pod QOS Class may not change as a result of resizing')];
-  return [];
-}
-
-export const resizeHandlers = partialWriteHandlers((base) => ({
-  prepareForStatusUpdate: keepAllButResources,
-  validateStatusUpdate: (object, old, context) => {
-    const own = validateResize(object, old, context.featureEnabled);
-    if (own.length > 0) return own;
-    // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
-    const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };
-    return base.validateUpdate?.(object, oldResized, context) ?? [];
-  },
-}));
+// The resize's store keeps the pod's own reset fields: an apply through it may own all but status.
+export const resizeHandlers = partialWriteHandlers((_base, scope) => {
+  const facts = { namespaced: scope.type.namespaced, nameRule: scope.type.nameRule, hasStatus: true };
+  // With no passes and no rules of its own, a strategy's update validation is the generic check
+  // of the metadata alone.
+  const genericChecks = buildStrategy(facts, { updatePasses: [] }).validateUpdate;
+  // The pod's own passes over the metadata (as its update runs them) join the resize's rules,
+  // and, as in the reference, a pod that cannot be resized drops them for its one error.
+  const resizeChecks = buildStrategy(facts, {
+    updatePasses: ['update', 'create'],
+    validateUpdate: validatePodResize,
+  }).validateUpdate;
+  return {
+    prepareForStatusUpdate: keepOnlyResize,
+    validateStatusUpdate: (object, old, context) => {
+      const refusal = podResizeRefusal(object, old);
+      return refusal === undefined
+        ? resizeChecks(object, old, context)
+        : [...genericChecks(object, old, context), refusal];
+    },
+  };
+}, 'all-but-status');

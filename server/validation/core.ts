@@ -120,11 +120,19 @@ export function validatePod(pod: KubeObject, context: WriteContext): FieldError[
 export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const options = podValidationOptions(context.featureEnabled, old);
   return [
-    ...podAnnotationErrors(pod, options),
-    ...validatePodSpecOf(pod, options),
+    ...validatePodAnnotationsAndSpec(pod, old, context),
     ...podAnnotationUpdateErrors(pod, old, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
   ];
+}
+
+/**
+ * The new pod's own annotations and spec, under the options the stored pod allows: what every
+ * later write of a pod's spec (an update, a resize) checks before its own rules.
+ */
+export function validatePodAnnotationsAndSpec(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const options = podValidationOptions(context.featureEnabled, old);
+  return [...podAnnotationErrors(pod, options), ...validatePodSpecOf(pod, options)];
 }
 
 /** The users every list of container statuses reports, against the OS the pod declares (Linux when none). */

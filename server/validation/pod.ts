@@ -79,6 +79,12 @@ import { validateContainerResourceName, validatePodResourceName } from './resour
 import { usesIndivisibleHugePages, validateResourceRequirements } from './resource-requirements';
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
+import {
+  initContainerResizePolicyErrors,
+  sidecarHasResizePolicy,
+  validateResizePolicy,
+  type ContainerResizePolicy,
+} from './resize-policy';
 import { podResourceConsistencyErrors } from './pod-level-resources';
 import {
   podResourceClaimErrors,
@@ -170,6 +176,7 @@ interface Container {
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
+  resizePolicy?: ContainerResizePolicy[];
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   startupProbe?: Probe;
@@ -472,6 +479,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly judgePodLevelResources: boolean;
   /** Huge pages not in whole pages: the stored spec already has some, as older servers let in. */
   readonly allowIndivisibleHugePages: boolean;
+  /** Init containers' resize policies: InPlacePodVerticalScaling is on, or a stored sidecar has one. */
+  readonly allowInitContainerResizePolicy: boolean;
 }
 
 /**
@@ -496,6 +505,7 @@ export function podValidationOptions(
     allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
     judgePodLevelResources: featureEnabled('PodLevelResources'),
     allowIndivisibleHugePages: usesIndivisibleHugePages(old?.spec as Record<string, unknown> | undefined),
+    allowInitContainerResizePolicy: featureEnabled('InPlacePodVerticalScaling') || sidecarHasResizePolicy(old?.spec),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -722,13 +732,14 @@ function imageWhitespaceErrors(container: Container, path: FieldPath): FieldErro
 
 /**
  * One container's own fields, in the order of the reference's validateContainerCommon: name,
- * image, termination message policy, ports, env, envFrom, mounts, pull policy, resources,
- * security context. What depends on the container's role (a duplicate name, probes) follows it.
+ * image, termination message policy, ports, env, envFrom, mounts, pull policy, resources, resize
+ * policies, security context. What depends on the container's role (a duplicate name, probes)
+ * follows it.
  */
 function validateContainerCommon(
   container: Container,
   at: FieldPath,
-  { volumes, options, hostUsers, podClaimNames }: ContainersPod,
+  { volumes, options, hostUsers, podClaimNames, restartPolicy }: ContainersPod,
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (!container.name) errors.push(required(at.child('name')));
@@ -764,6 +775,7 @@ function validateContainerCommon(
   errors.push(
     ...resourceClaimReferenceErrors(container.resources?.claims, podClaimNames, at.child('resources', 'claims')),
   );
+  errors.push(...validateResizePolicy(container.resizePolicy ?? [], at.child('resizePolicy'), restartPolicy));
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
   }
@@ -791,6 +803,8 @@ interface ContainersPod {
   readonly hostUsers: boolean;
   /** The pod's terminationGracePeriodSeconds, which a hook may not outlast. */
   readonly gracePeriod: number | undefined;
+  /** The pod's restartPolicy, which its containers' resize policies must suit. */
+  readonly restartPolicy: string | undefined;
 }
 
 /**
@@ -817,6 +831,14 @@ function validateContainers(
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
     else errors.push(...lifecycleAndProbeErrors(container, role, pod, at));
+    if (role === 'init')
+      errors.push(
+        ...initContainerResizePolicyErrors(
+          container.resizePolicy,
+          at.child('resizePolicy'),
+          pod.options.allowInitContainerResizePolicy,
+        ),
+      );
   });
   return errors;
 }
@@ -935,6 +957,7 @@ export function validatePodSpec(
     os: (podSpec as PodOSSpec).os ?? undefined,
     hostUsers: sharesHostUsers(podSpec as UserNamespacePodSpec),
     gracePeriod: podSpec.terminationGracePeriodSeconds,
+    restartPolicy: podSpec.restartPolicy,
   };
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));

@@ -91,6 +91,10 @@
  * limits at `overhead.limits`, and a pod's own overhead at `spec.overhead.limits`.
  * fixtures/recorded-claim-storage-amounts.json holds a claim's requested storage: required, above
  * zero, printed in its canonical form; its limits are not judged.
+ * fixtures/recorded-resize-policies.json holds a container's resize policies (a sidecar's and a
+ * plain init container's too, in pods and templates), after its resources and before its security
+ * context: a resource and a restart policy each stated and known, no resource twice, no restart
+ * in a pod that never restarts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -135,6 +139,7 @@ const CASES: readonly Case[] = [
   'recorded-limit-range-amounts.json',
   'recorded-overhead-amounts.json',
   'recorded-claim-storage-amounts.json',
+  'recorded-resize-policies.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -1,8 +1,9 @@
 /**
  * Pods the kubelet does not resize in place, refused by pods/resize with only that reason, in the
  * reference's order (pod-level resources, a static pod, a Windows pod), even where the resize
- * would also change the QoS class: what kube-apiserver 1.34.4 answered to the same pods and
- * patches (fixtures/recorded-unresizable-pods.json), with a Linux pod as the control.
+ * would also change the QoS class, and after only the generic metadata checks where a write that
+ * adds a container keeps its bad labels: what kube-apiserver 1.34.4 answered to the same pods and
+ * patches (fixtures/recorded-unresizable-pods.json), with Linux pods as the controls.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

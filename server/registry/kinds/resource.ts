@@ -190,7 +190,8 @@ export const resourceKinds: readonly ResourceType[] = [
         const taint = child(child(rule as Json, 'spec'), 'taint');
         fill(taint, 'timeAdded', metaTime(new Date()));
       },
-      validate: validateDeviceTaintRule,
+      validate: (rule) => validateDeviceTaintRule(rule),
+      validateUpdate: (rule, old) => validateDeviceTaintRule(rule, old),
     },
   }),
 ];

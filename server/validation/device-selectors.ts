@@ -83,7 +83,11 @@ function deviceSizeAt(path: readonly string[]): number | undefined {
 interface CheckedNode {
   readonly op: string;
   readonly args: unknown;
-  readonly meta?: { readonly alternate?: CheckedNode };
+  readonly meta?: {
+    readonly alternate?: CheckedNode;
+    /** `cel.bind`'s descriptor: its variable, value and body. */
+    readonly macro?: { readonly var?: string; readonly val?: CheckedNode; readonly exp?: CheckedNode };
+  };
 }
 
 /**
@@ -132,12 +136,37 @@ const deviceLibrary: CelLibrary = {
 };
 
 /**
- * The result's type as cel-go names it: `dyn` below `device.attributes` is the reference's
- * `google.protobuf.Any`.
+ * Whether the engine's `dyn` in the type of `node` is the reference's `google.protobuf.Any`: in a
+ * selection below `device.attributes`, and carried on by a conditional both of whose branches
+ * have it, by an index of a list literal all of whose items have it, and by `cel.bind` (`bound`:
+ * the bound variables in scope that have it).
  */
+function dynIsAny(node: CheckedNode, bound: ReadonlyMap<string, boolean> = new Map()): boolean {
+  if (attributesDepth(node) !== undefined) return true;
+  const bind = node.meta?.macro;
+  if (bind?.var !== undefined && bind.val !== undefined && bind.exp !== undefined)
+    return dynIsAny(bind.exp, new Map([...bound, [bind.var, dynIsAny(bind.val, bound)]]));
+  switch (node.op) {
+    case 'id':
+      return bound.get(node.args as string) ?? false;
+    case '?:': {
+      const [, then, otherwise] = node.args as CheckedNode[];
+      return dynIsAny(then, bound) && dynIsAny(otherwise, bound);
+    }
+    case '[]': {
+      const [target] = node.args as [CheckedNode];
+      const items = target.op === 'list' ? (target.args as CheckedNode[]) : [];
+      return items.length > 0 && items.every((item) => dynIsAny(item, bound));
+    }
+    default:
+      return false;
+  }
+}
+
+/** The result's type as cel-go names it (see dynIsAny). */
 function resultTypeName(root: CheckedNode, outputType: string): string {
   const name = referenceTypeName(outputType);
-  return attributesDepth(root) === undefined ? name : name.replace(/\bdyn\b/g, 'google.protobuf.Any');
+  return dynIsAny(root) ? name.replace(/\bdyn\b/g, 'google.protobuf.Any') : name;
 }
 
 /** What the reference finds wrong with a selector: a message of an invalid value, or its cost. */

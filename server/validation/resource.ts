@@ -875,7 +875,7 @@ export function validateResourceClaimTemplateUpdate(template: KubeObject, old: K
       FieldPath.root('spec'),
       template.spec,
       old.spec,
-      template.spec ?? null,
+      new GoValue(internalCompactJson('resource.ResourceClaimTemplateSpec', template.spec ?? {})),
     ),
     ...validateTemplateSpec(template, true),
   ];

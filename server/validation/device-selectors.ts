@@ -4,8 +4,8 @@
  * cel package): in the base environment of new or of stored expressions, with `cel.bind`, and one
  * variable, `device`, of type `kubernetes.DRADevice`: its `driver`, its `attributes` (domain ->
  * name -> a bool, int, string or version value, which the checker types `google.protobuf.Any`)
- * and its `capacity` (domain -> name -> quantity). `allowMultipleAllocations` is only there with
- * the DRAConsumableCapacity gate, off by default in 1.34 and not modelled here.
+ * and its `capacity` (domain -> name -> quantity), and with the DRAConsumableCapacity gate (off
+ * by default in 1.34) whether it allows multiple allocations (`allowMultipleAllocations`).
  *
  * The result must be a bool or of the unknown type (`google.protobuf.Any`, an attribute's value),
  * and the static cost estimate at most the runtime limit, with sizes by field path as the
@@ -55,6 +55,7 @@ const DEVICE: SizedType = {
     driver: { maxElements: MAX_DRIVER_NAME_LENGTH },
     attributes: domainMap(ATTRIBUTE_VALUE),
     capacity: domainMap({ maxElements: 0 }),
+    allowMultipleAllocations: { maxElements: 1 },
   },
 };
 
@@ -121,19 +122,23 @@ function rangeOverAttributeValue(nodes: readonly unknown[]): CallProblem | undef
   return undefined;
 }
 
-const deviceLibrary: CelLibrary = {
-  declare(env: Environment) {
-    env.registerType(DEVICE_TYPE, {
-      ctor: DraDevice,
-      fields: {
-        driver: 'string',
-        attributes: ATTRIBUTES_TYPE,
-        capacity: 'map<string, map<string, kubernetes.Quantity>>',
-      },
-    });
-  },
-  validate: rangeOverAttributeValue,
+/** The device's fields, as the reference declares them without the DRAConsumableCapacity gate. */
+const DEVICE_FIELDS: Readonly<Record<string, string>> = {
+  driver: 'string',
+  attributes: ATTRIBUTES_TYPE,
+  capacity: 'map<string, map<string, kubernetes.Quantity>>',
 };
+
+/** The device type (with allowMultipleAllocations where the DRAConsumableCapacity gate is on). */
+function deviceLibrary(consumableCapacity: boolean): CelLibrary {
+  const fields = consumableCapacity ? { ...DEVICE_FIELDS, allowMultipleAllocations: 'bool' } : DEVICE_FIELDS;
+  return {
+    declare(env: Environment) {
+      env.registerType(DEVICE_TYPE, { ctor: DraDevice, fields });
+    },
+    validate: rangeOverAttributeValue,
+  };
+}
 
 /**
  * Whether the engine's `dyn` in the type of `node` is the reference's `google.protobuf.Any`: in a
@@ -182,28 +187,41 @@ function judge(result: CompileResult): SelectorProblem | undefined {
   return undefined;
 }
 
-/** A compiler per environment, made for the first selector (cel/lazy.ts), and its verdicts by expression text. */
-const caches: Record<
-  EnvironmentKind,
-  { compiler?: ExpressionCompiler; readonly verdicts: Map<string, SelectorProblem | null> }
-> = {
-  new: { verdicts: new Map() },
-  stored: { verdicts: new Map() },
-};
-/** The most expressions kept; past it the cache starts over. */
+/** Where a selector is judged: as a stored expression or a new one, and under which gates. */
+export interface SelectorEnvironment {
+  /** Kept unchanged from the stored object: compiled for stored expressions. */
+  readonly stored: boolean;
+  /** The DRAConsumableCapacity gate: the device has allowMultipleAllocations. */
+  readonly consumableCapacity: boolean;
+}
+
+interface CompileCache {
+  compiler?: ExpressionCompiler;
+  readonly verdicts: Map<string, SelectorProblem | null>;
+}
+
+/** A compiler per environment, made for its first selector (cel/lazy.ts), and its verdicts by expression text. */
+const caches = new Map<string, CompileCache>();
+/** The most expressions kept per environment; past it the cache starts over. */
 const CACHE_LIMIT = 1024;
 
 /**
- * What is wrong with a selector's expression in `environment` (`stored` for one kept unchanged
- * from the stored object), or undefined when it compiles, is a bool and is cheap enough.
+ * What is wrong with a selector's expression in `environment`, or undefined when it compiles,
+ * is a bool and is cheap enough.
  */
-export function deviceSelectorProblem(expression: string, environment: EnvironmentKind): SelectorProblem | undefined {
-  const cache = caches[environment];
+export function deviceSelectorProblem(
+  expression: string,
+  environment: SelectorEnvironment,
+): SelectorProblem | undefined {
+  const kind: EnvironmentKind = environment.stored ? 'stored' : 'new';
+  const key = `${kind}/${environment.consumableCapacity}`;
+  let cache = caches.get(key);
+  if (cache === undefined) caches.set(key, (cache = { verdicts: new Map() }));
   let problem = cache.verdicts.get(expression);
   if (problem === undefined) {
     cache.compiler ??= new (celEnvironment().ExpressionCompiler)(
       { device: DEVICE_TYPE },
-      { environment, libraries: [deviceLibrary], pathSizes: deviceSizeAt },
+      { environment: kind, libraries: [deviceLibrary(environment.consumableCapacity)], pathSizes: deviceSizeAt },
     );
     problem = judge(cache.compiler.compile(expression)) ?? null;
     if (cache.verdicts.size >= CACHE_LIMIT) cache.verdicts.clear();

@@ -1,6 +1,6 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
 import type { KubeObject } from '../../api/objects';
-import type { FieldError } from '../registry/types';
+import type { FeatureEnabled, FieldError, WriteContext } from '../registry/types';
 import {
   deepEqual,
   duplicate,
@@ -30,7 +30,7 @@ import { internalCompactJson } from './internal-json';
 import { validateTemplateObjectMeta } from './object-meta';
 import { validateCSIDriverName } from './volume-sources';
 import { blankExpressionError, isBlankExpression } from '../cel/compile-errors';
-import { deviceSelectorProblem } from './device-selectors';
+import { deviceSelectorProblem, type SelectorEnvironment } from './device-selectors';
 
 /** A driver is named as a CSI driver is (the reference reuses that rule). */
 function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
@@ -456,16 +456,20 @@ const MAX_DEVICE_SELECTORS = 32;
 const CEL_SELECTOR_MAX_LENGTH = 10 * 1024;
 
 /**
- * A selector's CEL expression: not too long, then compiled in the device environment, for new
- * expressions or, when `stored` (kept unchanged from the stored object), for stored ones. A
- * blank one cannot compile whatever the environment.
+ * A selector's CEL expression: not too long, then compiled in the device environment (for a
+ * stored expression where it is kept unchanged from the stored object). A blank one cannot
+ * compile whatever the environment.
  */
-function validateCELSelector(cel: { expression?: string }, path: FieldPath, stored: boolean): FieldError[] {
+function validateCELSelector(
+  cel: { expression?: string },
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const expression = cel.expression ?? '';
   if (expression.length > CEL_SELECTOR_MAX_LENGTH) return [tooLong(path, CEL_SELECTOR_MAX_LENGTH)];
   if (isBlankExpression(expression))
     return [invalid(path, expression, `compilation failed: ${blankExpressionError(expression)}`)];
-  const problem = deviceSelectorProblem(expression, stored ? 'stored' : 'new');
+  const problem = deviceSelectorProblem(expression, environment);
   if (problem === undefined) return [];
   return [
     problem.kind === 'invalid'
@@ -476,13 +480,24 @@ function validateCELSelector(cel: { expression?: string }, path: FieldPath, stor
 
 type Selectors = readonly { cel?: { expression?: string } }[] | undefined;
 
-/** Selectors are CEL expressions, 32 at most; `stored` as for validateCELSelector. */
-function validateSelectors(selectors: Selectors, path: FieldPath, stored: boolean): FieldError[] {
+/** What the writes of a kind tell its rules: the feature gates. */
+type GatedContext = Pick<WriteContext, 'featureEnabled'>;
+
+/**
+ * The device environment of selectors: for stored or new expressions, with the fields the
+ * feature gates give the device.
+ */
+function selectorEnvironment(featureEnabled: FeatureEnabled, stored: boolean): SelectorEnvironment {
+  return { stored, consumableCapacity: featureEnabled('DRAConsumableCapacity') };
+}
+
+/** Selectors are CEL expressions, 32 at most. */
+function validateSelectors(selectors: Selectors, path: FieldPath, environment: SelectorEnvironment): FieldError[] {
   const list = selectors ?? [];
   const errors = list.flatMap((selector, i) =>
     selector.cel === undefined
       ? [required(path.index(i).child('cel'))]
-      : validateCELSelector(selector.cel, path.index(i).child('cel', 'expression'), stored),
+      : validateCELSelector(selector.cel, path.index(i).child('cel', 'expression'), environment),
   );
   if (list.length > MAX_DEVICE_SELECTORS) errors.push(tooMany(path, list.length, MAX_DEVICE_SELECTORS));
   return errors;
@@ -498,14 +513,22 @@ interface DeviceClassSpec {
  * unchanged from the stored ones (in order) count as stored; the reference's strategy also runs
  * the create rules, without it.
  */
-export function validateDeviceClass(deviceClass: KubeObject, old?: KubeObject): FieldError[] {
+export function validateDeviceClass(
+  deviceClass: KubeObject,
+  featureEnabled: FeatureEnabled,
+  old?: KubeObject,
+): FieldError[] {
   const spec = (deviceClass.spec as DeviceClassSpec | undefined) ?? {};
   const oldSpec = (old?.spec as DeviceClassSpec | undefined) ?? {};
   const unchanged = (field: keyof DeviceClassSpec) =>
     old !== undefined && deepEqual(spec[field] ?? [], oldSpec[field] ?? []);
   const path = FieldPath.root('spec');
   return [
-    ...validateSelectors(spec.selectors, path.child('selectors'), unchanged('selectors')),
+    ...validateSelectors(
+      spec.selectors,
+      path.child('selectors'),
+      selectorEnvironment(featureEnabled, unchanged('selectors')),
+    ),
     ...(spec.config ?? []).flatMap((config, i) =>
       validateDeviceConfiguration(config, path.child('config').index(i), unchanged('config')),
     ),
@@ -535,14 +558,18 @@ function requestNameErrors(name: string, path: FieldPath): FieldError[] {
   return isDNS1123Label(name).map((message) => invalid(path, name, message));
 }
 
-function validateExactRequest(request: ExactDeviceRequest, path: FieldPath, stored: boolean): FieldError[] {
+function validateExactRequest(
+  request: ExactDeviceRequest,
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const errors: FieldError[] = [];
   const className = request.deviceClassName ?? '';
   if (className === '') errors.push(required(path.child('deviceClassName')));
   else
     for (const message of isDNS1123Subdomain(className))
       errors.push(invalid(path.child('deviceClassName'), className, message));
-  errors.push(...validateSelectors(request.selectors, path.child('selectors'), stored));
+  errors.push(...validateSelectors(request.selectors, path.child('selectors'), environment));
   const count = request.count ?? 0;
   if (request.allocationMode === 'All') {
     if (count !== 0)
@@ -584,9 +611,13 @@ function requestReferenceErrors(reference: string, names: RequestNames, at: Fiel
 
 /**
  * What a claim asks for: named requests, each for exactly one kind of device, and constraints and
- * configs naming them; `stored` on update, the spec being immutable (see validateCELSelector).
+ * configs naming them; on update its selectors are stored ones, the spec being immutable.
  */
-function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath, stored: boolean): FieldError[] {
+function validateDeviceClaim(
+  devices: DeviceClaim | undefined,
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const errors: FieldError[] = [];
   const names = requestNamesOf(devices);
   (devices?.requests ?? []).forEach((request, i) => {
@@ -598,11 +629,11 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath, 
       const altPath = at.child('firstAvailable').index(j);
       errors.push(
         ...requestNameErrors(alternative.name ?? '', altPath.child('name')),
-        ...validateExactRequest(alternative, altPath, stored),
+        ...validateExactRequest(alternative, altPath, environment),
       );
     });
     if (request.exactly !== undefined)
-      errors.push(...validateExactRequest(request.exactly, at.child('exactly'), stored));
+      errors.push(...validateExactRequest(request.exactly, at.child('exactly'), environment));
     const kinds = (alternatives.length > 0 ? 1 : 0) + (request.exactly !== undefined ? 1 : 0);
     if (kinds === 0) errors.push(required(at, 'exactly one of `exactly` or `firstAvailable` is required'));
     if (kinds > 1)
@@ -629,29 +660,29 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath, 
   return errors;
 }
 
-function validateClaimSpec(claim: KubeObject, stored: boolean): FieldError[] {
+function validateClaimSpec(claim: KubeObject, environment: SelectorEnvironment): FieldError[] {
   return validateDeviceClaim(
     (claim.spec as { devices?: DeviceClaim } | undefined)?.devices,
     FieldPath.root('spec', 'devices'),
-    stored,
+    environment,
   );
 }
 
-export function validateResourceClaim(claim: KubeObject): FieldError[] {
-  return validateClaimSpec(claim, false);
+export function validateResourceClaim(claim: KubeObject, context: GatedContext): FieldError[] {
+  return validateClaimSpec(claim, selectorEnvironment(context.featureEnabled, false));
 }
 
-function validateTemplateSpec(template: KubeObject, stored: boolean): FieldError[] {
+function validateTemplateSpec(template: KubeObject, environment: SelectorEnvironment): FieldError[] {
   const spec =
     (template.spec as { metadata?: Record<string, unknown>; spec?: { devices?: DeviceClaim } } | undefined) ?? {};
   return [
     ...validateTemplateObjectMeta(spec.metadata ?? {}, FieldPath.root('spec', 'metadata')),
-    ...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices'), stored),
+    ...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices'), environment),
   ];
 }
 
-export function validateResourceClaimTemplate(template: KubeObject): FieldError[] {
-  return validateTemplateSpec(template, false);
+export function validateResourceClaimTemplate(template: KubeObject, context: GatedContext): FieldError[] {
+  return validateTemplateSpec(template, selectorEnvironment(context.featureEnabled, false));
 }
 
 interface Allocation {
@@ -848,7 +879,7 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
  * A claim's spec is fixed once made: the scheduler allocates for it, in its status. Its selectors
  * are judged as stored ones, as the reference does, since an unchanged spec holds only those.
  */
-export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
+export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject, context: GatedContext): FieldError[] {
   return [
     ...immutableAs(
       'resource.ResourceClaimSpec',
@@ -857,7 +888,7 @@ export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject):
       old.spec,
       new GoValue(internalCompactJson('resource.ResourceClaimSpec', claim.spec ?? {})),
     ),
-    ...validateClaimSpec(claim, true),
+    ...validateClaimSpec(claim, selectorEnvironment(context.featureEnabled, true)),
     ...validateClaimStatus(claim, old),
   ];
 }
@@ -868,7 +899,11 @@ export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject):
  * before), so what is wrong in it is reported on both sides of that error; the second time its
  * selectors are judged as stored ones.
  */
-export function validateResourceClaimTemplateUpdate(template: KubeObject, old: KubeObject): FieldError[] {
+export function validateResourceClaimTemplateUpdate(
+  template: KubeObject,
+  old: KubeObject,
+  context: GatedContext,
+): FieldError[] {
   return [
     ...immutableAs(
       'resource.ResourceClaimTemplateSpec',
@@ -877,7 +912,7 @@ export function validateResourceClaimTemplateUpdate(template: KubeObject, old: K
       old.spec,
       new GoValue(internalCompactJson('resource.ResourceClaimTemplateSpec', template.spec ?? {})),
     ),
-    ...validateTemplateSpec(template, true),
+    ...validateTemplateSpec(template, selectorEnvironment(context.featureEnabled, true)),
   ];
 }
 
@@ -911,7 +946,11 @@ interface DeviceTaintRuleSpec {
  * what it names elsewhere (a class, a driver, a pool, a device), and its taint is a device's. On
  * update (`old` given) selectors unchanged from the stored ones count as stored.
  */
-export function validateDeviceTaintRule(rule: KubeObject, old?: KubeObject): FieldError[] {
+export function validateDeviceTaintRule(
+  rule: KubeObject,
+  featureEnabled: FeatureEnabled,
+  old?: KubeObject,
+): FieldError[] {
   const spec = (rule.spec ?? {}) as DeviceTaintRuleSpec;
   const oldSelector = (old?.spec as DeviceTaintRuleSpec | undefined)?.deviceSelector;
   const path = FieldPath.root('spec');
@@ -929,7 +968,9 @@ export function validateDeviceTaintRule(rule: KubeObject, old?: KubeObject): Fie
       oldSelector !== undefined &&
       oldSelector !== null &&
       deepEqual(selector.selectors ?? [], oldSelector.selectors ?? []);
-    errors.push(...validateSelectors(selector.selectors, at.child('selectors'), stored));
+    errors.push(
+      ...validateSelectors(selector.selectors, at.child('selectors'), selectorEnvironment(featureEnabled, stored)),
+    );
   }
   errors.push(...validateTaint(spec.taint ?? {}, path.child('taint')));
   return errors;

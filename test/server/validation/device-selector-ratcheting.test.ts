@@ -9,7 +9,11 @@
  */
 import type { KubeObject } from '../../../api/objects';
 import { fieldErrorText, type FieldError } from '../../../server/status/field-error';
+import { featureGateReader } from '../../../server/config/feature-enabled';
 import { validateDeviceClass, validateDeviceTaintRule } from '../../../server/validation/resource';
+
+/** The 1.34 defaults: DRAConsumableCapacity off. */
+const DEFAULT_GATES = featureGateReader({});
 
 const SORTED = '[2, 1].sort() == [1, 2]';
 const NOT_DECLARED = `Invalid value: "${SORTED}": compilation failed: ERROR: <input>:1:12: undeclared reference to 'sort' (in container '')`;
@@ -38,16 +42,16 @@ const messages = (errors: readonly FieldError[]) => errors.map((error) => fieldE
 describe('stored device selectors', () => {
   test('a taint rule keeps an unchanged stored selector that a new one may not use', () => {
     const refused = [`spec.deviceSelector.selectors[0].cel.expression: ${NOT_DECLARED}`];
-    expect(messages(validateDeviceTaintRule(taintRule(SORTED)))).toEqual(refused);
-    expect(validateDeviceTaintRule(taintRule(SORTED, 'k2'), taintRule(SORTED))).toEqual([]);
-    expect(messages(validateDeviceTaintRule(taintRule(SORTED), taintRule('true')))).toEqual(refused);
+    expect(messages(validateDeviceTaintRule(taintRule(SORTED), DEFAULT_GATES))).toEqual(refused);
+    expect(validateDeviceTaintRule(taintRule(SORTED, 'k2'), DEFAULT_GATES, taintRule(SORTED))).toEqual([]);
+    expect(messages(validateDeviceTaintRule(taintRule(SORTED), DEFAULT_GATES, taintRule('true')))).toEqual(refused);
   });
 
   test("a DeviceClass's update rules keep an unchanged stored selector, its create rules do not", () => {
     const config = [{ opaque: { driver: 'example.com', parameters: {} } }];
-    expect(messages(validateDeviceClass(deviceClass(SORTED, config)))).toEqual([
+    expect(messages(validateDeviceClass(deviceClass(SORTED, config), DEFAULT_GATES))).toEqual([
       `spec.selectors[0].cel.expression: ${NOT_DECLARED}`,
     ]);
-    expect(validateDeviceClass(deviceClass(SORTED, config), deviceClass(SORTED))).toEqual([]);
+    expect(validateDeviceClass(deviceClass(SORTED, config), DEFAULT_GATES, deviceClass(SORTED))).toEqual([]);
   });
 });

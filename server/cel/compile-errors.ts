@@ -92,7 +92,8 @@ interface ErrorNode {
 /**
  * Where cel-go places an error the engine reports at `start` (the offset of the node in error):
  * cel-go points at a binary operator rather than at its left operand, at the `.` of a field
- * selection rather than at the field's name, and at the `(` of a call rather than at its start.
+ * selection rather than at the field's name, at the `[` of an index, and at the `(` of a call
+ * rather than at its start.
  */
 export function referencePosition(expression: string, start: number, node: ErrorNode | undefined): number {
   const op = node?.op;
@@ -102,6 +103,11 @@ export function referencePosition(expression: string, start: number, node: Error
     if (open >= 0) return open;
   }
   const leftEnd = node?.args?.[0]?.range?.end;
+  if (op === '[]') {
+    // cel-go places an index at its `[`.
+    const open = expression.indexOf('[', leftEnd ?? start);
+    if (open >= 0) return open;
+  }
   if (op !== undefined && op in OPERATOR_FUNCTIONS && node?.args?.length === 2 && leftEnd !== undefined) {
     const at = expression.indexOf(op, leftEnd);
     if (at >= 0) return at;
@@ -168,34 +174,46 @@ export function blankExpressionError(expression: string): string {
 }
 
 /**
- * A parse error in cel-go's words (the first of those cel-go reports; it recovers and may report
- * more, which the engine does not), and where cel-go places it: `Syntax error: mismatched input
+ * A parse error in cel-go's words, and where cel-go places it: `Syntax error: mismatched input
  * '<EOF>' expecting {...}`, `extraneous input ')' expecting <EOF>`, `missing ')' at '<EOF>'`,
- * `token recognition error at: '= '`.
+ * `no viable alternative at input '..'`, `token recognition error at: '= '`. Of the last,
+ * `dropped` is the text cel-go's lexer skips before it reads on (and may report more errors).
  */
 export function syntaxError(
   expression: string,
   summary: string,
   range: { readonly start: number; readonly end: number },
-): { message: string; start: number } {
+): { message: string; start: number; dropped?: { start: number; end: number } } {
   const { start, end } = range;
   const text = (from: number, to: number) => (from >= expression.length ? '<EOF>' : expression.slice(from, to));
   let match = /^Unexpected character: (.)$/.exec(summary);
   if (match) {
     const length = PAIR_STARTS.has(match[1]) && start + 1 < expression.length ? 2 : 1;
-    return { message: `Syntax error: token recognition error at: '${expression.slice(start, start + length)}'`, start };
+    return {
+      message: `Syntax error: token recognition error at: '${expression.slice(start, start + length)}'`,
+      start,
+      dropped: { start, end: start + length },
+    };
   }
   if (/^Unterminated string$|^Newlines not allowed/.test(summary)) {
     const quote = Math.max(expression.lastIndexOf("'", start), expression.lastIndexOf('"', start));
     const from = quote >= 0 ? quote : start;
     const newline = expression.indexOf('\n', from);
+    const end = newline < 0 ? expression.length : newline + 1;
     return {
-      message: `Syntax error: token recognition error at: '${expression.slice(from, newline < 0 ? expression.length : newline + 1)}'`,
+      message: `Syntax error: token recognition error at: '${expression.slice(from, end)}'`,
       start: from,
+      dropped: { start: from, end },
     };
   }
   match = /^Unexpected character: '.'$/.exec(summary);
   if (match) return { message: `Syntax error: extraneous input '${text(start, end)}' expecting <EOF>`, start };
+  if (/^Expected IDENTIFIER, got/.test(summary)) {
+    // A `.` with no name after it: no alternative of the grammar reads on from it.
+    const dot = expression.lastIndexOf('.', start - 1);
+    if (dot >= 0 && expression.slice(dot + 1, start).trim() === '')
+      return { message: `Syntax error: no viable alternative at input '${expression.slice(dot, end)}'`, start };
+  }
   match = /^Expected (\w+), got/.exec(summary);
   if (match && CLOSING_TOKENS[match[1]])
     return { message: `Syntax error: missing ${CLOSING_TOKENS[match[1]]} at '${text(start, end)}'`, start };

@@ -49,7 +49,7 @@ import { correctLiterals, prepareLiterals } from './literal-syntax';
 import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
 import { invalidLiteral } from './literal-validation';
-import { estimateMaxCost } from './estimated-cost';
+import { estimateMaxCost, type PathSizes } from './estimated-cost';
 import { MACRO_ERROR_CODE } from './macro-nodes';
 import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
 import { optionalLibrary } from './optional-library';
@@ -171,6 +171,7 @@ export class CompiledExpression {
     readonly ast: ASTNode,
     private readonly run: (context: Readonly<Record<string, CelValue>>) => unknown,
     private readonly variables: VariableDeclarations,
+    private readonly pathSizes?: PathSizes,
   ) {}
 
   /** The worst-case cost the reference's static estimator would give (see estimated-cost.ts). */
@@ -179,7 +180,7 @@ export class CompiledExpression {
     for (const [name, type] of Object.entries(this.variables)) {
       schemas.set(name, typeof type === 'object' ? type.schema : SCALAR_SCHEMAS[type]);
     }
-    return estimateMaxCost(this.ast, schemas);
+    return estimateMaxCost(this.ast, schemas, this.pathSizes);
   }
 
   /**
@@ -271,13 +272,47 @@ function compileError(expression: string, error: unknown, rewrite: (summary: str
   );
 }
 
-/** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
-function parseError(expression: string, error: unknown): string {
-  const { range, code } = error as { range?: { start: number; end: number }; code?: string };
-  if (range === undefined || code === MACRO_ERROR_CODE) return compileError(expression, error);
-  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
-  const { message, start } = syntaxError(expression, summary, range);
-  return formatCompileError(expression, message, start);
+/** The most type errors reported of one expression (each costs a check of the whole expression). */
+const MAX_CHECK_ERRORS = 20;
+
+/** The most parse errors reported of one expression, as cel-go's parser stops after a hundred. */
+const MAX_PARSE_ERRORS = 100;
+
+/**
+ * The parse errors as cel-go's parser words and places them (`Syntax error: ...`): the engine
+ * stops at its first, where cel-go's lexer skips what it cannot read and goes on, so after such
+ * an error the rest (with the skipped text blanked out, keeping every position) is parsed again
+ * for the errors that follow. `source` is what the engine parses, of the length of `expression`.
+ */
+function parseErrors(env: Environment, expression: string, source: string, error: unknown): string {
+  const errors: string[] = [];
+  const blank = (text: string, from: number, to: number) =>
+    text.slice(0, from) + text.slice(from, to).replace(/[^\n]/g, ' ') + text.slice(to);
+  // What the engine parses, and the expression as cel-go's lexer reads on in it (for the words).
+  let parsed = source;
+  let read = expression;
+  let current = error;
+  while (errors.length < MAX_PARSE_ERRORS) {
+    const { range, code } = current as { range?: { start: number; end: number }; code?: string };
+    if (range === undefined || code === MACRO_ERROR_CODE) {
+      errors.push(compileError(expression, current));
+      break;
+    }
+    const summary =
+      current instanceof Error ? ((current as { summary?: string }).summary ?? current.message) : String(current);
+    const { message, start, dropped } = syntaxError(read, summary, range);
+    errors.push(formatCompileError(expression, message, start));
+    if (dropped === undefined) break;
+    parsed = blank(parsed, dropped.start, dropped.end);
+    read = blank(read, dropped.start, dropped.end);
+    try {
+      env.parse(parsed);
+      break;
+    } catch (next) {
+      current = next;
+    }
+  }
+  return errors.join('\n');
 }
 
 export type CompileResult =
@@ -291,6 +326,8 @@ export interface CompilerOptions {
   readonly libraries?: readonly CelLibrary[];
   /** The environment to compile in (default `new`). */
   readonly environment?: EnvironmentKind;
+  /** Sizes by field path for cost estimates, where the place gives them (see estimated-cost.ts). */
+  readonly pathSizes?: PathSizes;
 }
 
 /** Whether the engine converts `literal` with `duration()` or `timestamp()` (the runtime's own judge). */
@@ -316,11 +353,14 @@ export class ExpressionCompiler {
   private readonly resolveMessageType: MessageTypeResolver = (name) =>
     this.messageTypes.get(name) ?? this.libraries.map((library) => library.resolveMessageType?.(name)).find(Boolean);
 
+  private readonly pathSizes: PathSizes | undefined;
+
   constructor(
     private readonly variables: VariableDeclarations,
     options: CompilerOptions = {},
   ) {
     const kind = options.environment ?? 'new';
+    this.pathSizes = options.pathSizes;
     sharedBases.new ??= baseEnvironment('new');
     this.env = (sharedBases[kind] ??= baseEnvironment(kind)).clone();
     this.libraries = options.libraries ?? [];
@@ -391,6 +431,45 @@ export class ExpressionCompiler {
     return celValuesOf(this.variables, values);
   }
 
+  /**
+   * The type errors of `expression`, the first being `first`: cel-go's checker reports every one,
+   * giving a node in error a type that fits anywhere, where the engine stops at the first. So the
+   * text of each node in error is replaced by a variable of type dyn of the same length (keeping
+   * every position), and the expression checked again, until it passes.
+   */
+  private checkErrors(expression: string, first: unknown): string {
+    const undeclared = (summary: string) => this.undeclared(summary);
+    const errors = [compileError(expression, first, undeclared)];
+    // Message constructions are rewritten before parsing, so the engine's positions are not the text's.
+    if (prepareMessageSyntax(expression).sites.size > 0) return errors[0];
+    const env = this.env.clone();
+    const placeholders = new Set<string>();
+    let text = expression;
+    let error = first as { node?: { range?: { start: number; end: number } }; range?: { start: number; end: number } };
+    while (errors.length < MAX_CHECK_ERRORS) {
+      const range = error.node?.range ?? error.range;
+      if (range === undefined || range.end <= range.start) break;
+      const placeholder = '_'.repeat(range.end - range.start);
+      if (!placeholders.has(placeholder)) env.registerVariable(placeholder, 'dyn');
+      placeholders.add(placeholder);
+      text = text.slice(0, range.start) + placeholder + text.slice(range.end);
+      const { source, literals } = prepareLiterals(text);
+      let checked;
+      try {
+        const parsed = env.parse(source);
+        correctLiterals(parsed.ast, literals);
+        widenPresenceTests(parsed.ast);
+        checked = parsed.check();
+      } catch {
+        break;
+      }
+      if (checked.valid) break;
+      error = checked.error as typeof error;
+      errors.push(compileError(expression, error, undeclared));
+    }
+    return errors.join('\n');
+  }
+
   compile(expression: string): CompileResult {
     const messages = prepareMessageSyntax(expression);
     const { sites, syntaxError: constructionError } = messages;
@@ -406,7 +485,7 @@ export class ExpressionCompiler {
       // cel-go reports the first error in the text.
       const start = (error as { range?: { start: number } }).range?.start;
       if (constructionError && (start === undefined || constructionError.start <= start)) return constructionFailure();
-      return { ok: false, error: parseError(expression, error) };
+      return { ok: false, error: parseErrors(this.env, expression, source, error) };
     }
     if (constructionError) return constructionFailure();
     correctLiterals(parsed.ast, literals);
@@ -414,9 +493,7 @@ export class ExpressionCompiler {
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
-    if (!checked.valid) {
-      return { ok: false, error: compileError(expression, checked.error, (summary) => this.undeclared(summary)) };
-    }
+    if (!checked.valid) return { ok: false, error: this.checkErrors(expression, checked.error) };
     const literalError = invalidLiteral(parsed.ast, validConversion);
     if (literalError)
       return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };
@@ -430,7 +507,14 @@ export class ExpressionCompiler {
     instrument(parsed.ast, this.instrumentation);
     return {
       ok: true,
-      compiled: new CompiledExpression(expression, checked.type ?? 'dyn', parsed.ast, parsed, this.variables),
+      compiled: new CompiledExpression(
+        expression,
+        checked.type ?? 'dyn',
+        parsed.ast,
+        parsed,
+        this.variables,
+        this.pathSizes,
+      ),
     };
   }
 }

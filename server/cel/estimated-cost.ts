@@ -103,7 +103,17 @@ export function maxSizeOf(schema: CelSchema | undefined): number {
 interface Shape {
   readonly schema?: CelSchema;
   readonly size: number;
+  /** Where the value sits under a variable, when the place sizes values by path (see PathSizes). */
+  readonly path?: readonly string[];
 }
+
+/**
+ * The sizes a place gives by field path, as a cel-go SizeEstimator does (DRA device selectors):
+ * the path's first element is a variable, each next one a field name, `@keys`, `@values` (of a
+ * map) or `@items` (of a list). Undefined where the place knows no size: cel-go then assumes the
+ * largest. Where given, it sizes every value with a path, in place of the schemas.
+ */
+export type PathSizes = (path: readonly string[]) => number | undefined;
 
 interface Estimate {
   readonly cost: number;
@@ -153,6 +163,12 @@ interface Node {
   readonly checkedType?: { readonly name: string; readonly valueType?: { readonly name: string } };
 }
 
+/** The engine's descriptors of `cel.bind`, `has()` and the optional-type macros (see macroDescriptor). */
+type MacroDescriptor =
+  | { readonly var: string; readonly val: Node; readonly exp: Node }
+  | { readonly args: readonly [Node] }
+  | { readonly receiver: Node; readonly arg: Node };
+
 /** cel-go's estimate where a size is unknown and it falls back to the largest uint64. */
 const UNBOUNDED = 2 ** 64 - 1;
 
@@ -165,6 +181,9 @@ function literalSize(node: Node | undefined, fallback: number): number {
   if (node?.op !== 'value' || typeof node.args !== 'bigint') return fallback;
   return Number(node.args);
 }
+
+/** Whether the checker typed `node` as a list (`list<int>`, `list<dyn>`). */
+const isListType = (node: Node): boolean => /^list\b/.test(node.checkedType?.name ?? '');
 
 /** Whether values of the type named are strings or bytes, which comparisons also traverse. */
 const isTraversed = (typeName: string | undefined): boolean => typeName === 'string' || typeName === 'bytes';
@@ -304,7 +323,17 @@ function callCost(name: string, shapes: readonly Shape[]): number {
 class Estimator {
   private readonly scopes: Array<Map<string, Shape>> = [];
 
-  constructor(private readonly variables: ReadonlyMap<string, Shape>) {}
+  constructor(
+    private readonly variables: ReadonlyMap<string, Shape>,
+    private readonly pathSizes?: PathSizes,
+  ) {}
+
+  /** `shape` sized by the place's PathSizes at `path` below `parent`'s path, where the place gives them. */
+  private at(shape: Shape, parent: Shape, step: string): Shape {
+    if (this.pathSizes === undefined || parent.path === undefined) return shape;
+    const path = [...parent.path, step];
+    return { ...shape, path, size: this.pathSizes(path) ?? UNBOUNDED };
+  }
 
   private lookup(name: string): Shape {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -323,12 +352,7 @@ class Estimator {
     if (alternate) return this.estimate(alternate);
     const macro = node.meta.macro;
     if (macro && 'op' in macro) return this.estimate(macro);
-    if (macro) {
-      // An optional-type macro (orValue, or): its receiver and argument.
-      const { receiver, arg } = macro as unknown as { receiver: Node; arg: Node };
-      const parts = [this.estimate(receiver), this.estimate(arg)];
-      return { cost: parts[0].cost + parts[1].cost, shape: parts[1].shape };
-    }
+    if (macro) return this.macroDescriptor(macro as unknown as MacroDescriptor);
     const args = node.args;
     switch (node.op) {
       case 'value':
@@ -346,7 +370,8 @@ class Estimator {
       case '.?': {
         const [target, field] = args as [Node, string];
         const inner = this.estimate(target);
-        return { cost: inner.cost + SELECT_COST, shape: shapeOf(fieldSchema(inner.shape.schema, field)) };
+        const shape = this.at(shapeOf(fieldSchema(inner.shape.schema, field)), inner.shape, field);
+        return { cost: inner.cost + SELECT_COST, shape };
       }
       case '[]':
       case '[?]': {
@@ -354,8 +379,10 @@ class Estimator {
         const inner = this.estimate(target);
         const key = this.estimate(index);
         const schema = inner.shape.schema;
-        const child = schema?.type === 'array' ? schema.items : fieldSchema(schema, '');
-        return { cost: inner.cost + key.cost + SELECT_COST, shape: shapeOf(child) };
+        const isList = schema?.type === 'array' || isListType(target);
+        const child = isList ? schema?.items : fieldSchema(schema, '');
+        const shape = this.at(shapeOf(child), inner.shape, isList ? '@items' : '@values');
+        return { cost: inner.cost + key.cost + SELECT_COST, shape };
       }
       case 'list': {
         const items = (args as Node[]).map((item) => this.estimate(item));
@@ -445,12 +472,40 @@ class Estimator {
     }
   }
 
+  /**
+   * A macro the engine keeps as a descriptor rather than a node: `has()`, whose presence test is
+   * free in the reference's environments (only its operand costs); `cel.bind`, its value then its
+   * body with the variable bound to the value's shape; an optional-type macro (orValue, or), its
+   * receiver and argument.
+   */
+  private macroDescriptor(macro: MacroDescriptor): Estimate {
+    if ('exp' in macro) {
+      const value = this.estimate(macro.val);
+      this.scopes.push(new Map([[macro.var, value.shape]]));
+      try {
+        const body = this.estimate(macro.exp);
+        return { cost: value.cost + body.cost, shape: body.shape };
+      } finally {
+        this.scopes.pop();
+      }
+    }
+    if ('args' in macro) {
+      const [operand] = macro.args;
+      const tested = operand.op === '.' || operand.op === '.?' ? (operand.args as [Node, string])[0] : operand;
+      return { cost: this.estimate(tested).cost, shape: { size: 1 } };
+    }
+    const parts = [this.estimate(macro.receiver), this.estimate(macro.arg)];
+    return { cost: parts[0].cost + parts[1].cost, shape: parts[1].shape };
+  }
+
   /** A comprehension: for a standard `macro`, as cel-go estimates its expansion (MACRO_PRICES). */
   private comprehension(args: ComprehensionArgs, macro: string | undefined): Estimate {
     const range = this.estimate(args.iterable);
     const init = this.estimate(args.init);
     const prices = macro === undefined ? undefined : MACRO_PRICES[macro];
-    this.scopes.push(new Map([[args.iterVarName, shapeOf(elementSchema(range.shape.schema))]]));
+    const isList = range.shape.schema?.type === 'array' || isListType(args.iterable);
+    const element = this.at(shapeOf(elementSchema(range.shape.schema)), range.shape, isList ? '@items' : '@keys');
+    this.scopes.push(new Map([[args.iterVarName, element]]));
     try {
       const step = this.estimate(args.step);
       const turn = prices?.turn ?? 1;
@@ -525,7 +580,16 @@ class Estimator {
 }
 
 /** Worst-case cost of the checked expression whose tree is `root`, given its variables' schemas. */
-export function estimateMaxCost(root: unknown, variables: ReadonlyMap<string, CelSchema | undefined>): number {
-  const shapes = new Map([...variables].map(([name, schema]) => [name, shapeOf(schema)]));
-  return new Estimator(shapes).estimate(root as Node).cost;
+export function estimateMaxCost(
+  root: unknown,
+  variables: ReadonlyMap<string, CelSchema | undefined>,
+  pathSizes?: PathSizes,
+): number {
+  const shapes = new Map(
+    [...variables].map(([name, schema]): [string, Shape] => {
+      const shape = shapeOf(schema);
+      return [name, pathSizes === undefined ? shape : { ...shape, path: [name], size: pathSizes([name]) ?? UNBOUNDED }];
+    }),
+  );
+  return new Estimator(shapes, pathSizes).estimate(root as Node).cost;
 }

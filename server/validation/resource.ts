@@ -1,11 +1,12 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
 import type { KubeObject } from '../../api/objects';
-import type { FieldError } from '../registry/types';
+import type { FeatureEnabled, FieldError, WriteContext } from '../registry/types';
 import {
   deepEqual,
   duplicate,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
   notSupported,
@@ -25,9 +26,11 @@ import {
 } from './names';
 import { goNodeSelectorTerms } from './node-selector';
 import { immutableAs } from './semantic-equality';
+import { internalCompactJson } from './internal-json';
 import { validateTemplateObjectMeta } from './object-meta';
 import { validateCSIDriverName } from './volume-sources';
 import { blankExpressionError, isBlankExpression } from '../cel/compile-errors';
+import { deviceSelectorProblem, type SelectorEnvironment } from './device-selectors';
 
 /** A driver is named as a CSI driver is (the reference reuses that rule). */
 function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
@@ -453,28 +456,48 @@ const MAX_DEVICE_SELECTORS = 32;
 const CEL_SELECTOR_MAX_LENGTH = 10 * 1024;
 
 /**
- * A selector's CEL expression: not too long, and not blank, which cannot compile whatever the
- * environment. Other expressions are not compiled here (the scheduler's environment of devices
- * is not built), so their errors pass.
+ * A selector's CEL expression: not too long, then compiled in the device environment (for a
+ * stored expression where it is kept unchanged from the stored object). A blank one cannot
+ * compile whatever the environment.
  */
-function validateCELSelector(cel: { expression?: string }, path: FieldPath): FieldError[] {
+function validateCELSelector(
+  cel: { expression?: string },
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const expression = cel.expression ?? '';
   if (expression.length > CEL_SELECTOR_MAX_LENGTH) return [tooLong(path, CEL_SELECTOR_MAX_LENGTH)];
   if (isBlankExpression(expression))
     return [invalid(path, expression, `compilation failed: ${blankExpressionError(expression)}`)];
-  return [];
+  const problem = deviceSelectorProblem(expression, environment);
+  if (problem === undefined) return [];
+  return [
+    problem.kind === 'invalid'
+      ? invalid(path, expression, problem.message)
+      : forbidden(path, 'too complex, exceeds cost limit'),
+  ];
+}
+
+type Selectors = readonly { cel?: { expression?: string } }[] | undefined;
+
+/** What the writes of a kind tell its rules: the feature gates. */
+type GatedContext = Pick<WriteContext, 'featureEnabled'>;
+
+/**
+ * The device environment of selectors: for stored or new expressions, with the fields the
+ * feature gates give the device.
+ */
+function selectorEnvironment(featureEnabled: FeatureEnabled, stored: boolean): SelectorEnvironment {
+  return { stored, consumableCapacity: featureEnabled('DRAConsumableCapacity') };
 }
 
 /** Selectors are CEL expressions, 32 at most. */
-function validateSelectors(
-  selectors: readonly { cel?: { expression?: string } }[] | undefined,
-  path: FieldPath,
-): FieldError[] {
+function validateSelectors(selectors: Selectors, path: FieldPath, environment: SelectorEnvironment): FieldError[] {
   const list = selectors ?? [];
   const errors = list.flatMap((selector, i) =>
     selector.cel === undefined
       ? [required(path.index(i).child('cel'))]
-      : validateCELSelector(selector.cel, path.index(i).child('cel', 'expression')),
+      : validateCELSelector(selector.cel, path.index(i).child('cel', 'expression'), environment),
   );
   if (list.length > MAX_DEVICE_SELECTORS) errors.push(tooMany(path, list.length, MAX_DEVICE_SELECTORS));
   return errors;
@@ -486,17 +509,28 @@ interface DeviceClassSpec {
 }
 
 /**
- * A DeviceClass's selectors, then its config. On update (`old` given) a config unchanged from the
- * stored one counts as stored; the reference's strategy also runs the create rules, without it.
+ * A DeviceClass's selectors, then its config. On update (`old` given) selectors, or a config,
+ * unchanged from the stored ones (in order) count as stored; the reference's strategy also runs
+ * the create rules, without it.
  */
-export function validateDeviceClass(deviceClass: KubeObject, old?: KubeObject): FieldError[] {
+export function validateDeviceClass(
+  deviceClass: KubeObject,
+  featureEnabled: FeatureEnabled,
+  old?: KubeObject,
+): FieldError[] {
   const spec = (deviceClass.spec as DeviceClassSpec | undefined) ?? {};
-  const stored = old !== undefined && deepEqual(spec.config ?? [], (old.spec as DeviceClassSpec)?.config ?? []);
+  const oldSpec = (old?.spec as DeviceClassSpec | undefined) ?? {};
+  const unchanged = (field: keyof DeviceClassSpec) =>
+    old !== undefined && deepEqual(spec[field] ?? [], oldSpec[field] ?? []);
   const path = FieldPath.root('spec');
   return [
-    ...validateSelectors(spec.selectors, path.child('selectors')),
+    ...validateSelectors(
+      spec.selectors,
+      path.child('selectors'),
+      selectorEnvironment(featureEnabled, unchanged('selectors')),
+    ),
     ...(spec.config ?? []).flatMap((config, i) =>
-      validateDeviceConfiguration(config, path.child('config').index(i), stored),
+      validateDeviceConfiguration(config, path.child('config').index(i), unchanged('config')),
     ),
   ];
 }
@@ -524,14 +558,18 @@ function requestNameErrors(name: string, path: FieldPath): FieldError[] {
   return isDNS1123Label(name).map((message) => invalid(path, name, message));
 }
 
-function validateExactRequest(request: ExactDeviceRequest, path: FieldPath): FieldError[] {
+function validateExactRequest(
+  request: ExactDeviceRequest,
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const errors: FieldError[] = [];
   const className = request.deviceClassName ?? '';
   if (className === '') errors.push(required(path.child('deviceClassName')));
   else
     for (const message of isDNS1123Subdomain(className))
       errors.push(invalid(path.child('deviceClassName'), className, message));
-  errors.push(...validateSelectors(request.selectors, path.child('selectors')));
+  errors.push(...validateSelectors(request.selectors, path.child('selectors'), environment));
   const count = request.count ?? 0;
   if (request.allocationMode === 'All') {
     if (count !== 0)
@@ -571,8 +609,15 @@ function requestReferenceErrors(reference: string, names: RequestNames, at: Fiel
   ];
 }
 
-/** What a claim asks for: named requests, each for exactly one kind of device, and constraints and configs naming them. */
-function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath): FieldError[] {
+/**
+ * What a claim asks for: named requests, each for exactly one kind of device, and constraints and
+ * configs naming them; on update its selectors are stored ones, the spec being immutable.
+ */
+function validateDeviceClaim(
+  devices: DeviceClaim | undefined,
+  path: FieldPath,
+  environment: SelectorEnvironment,
+): FieldError[] {
   const errors: FieldError[] = [];
   const names = requestNamesOf(devices);
   (devices?.requests ?? []).forEach((request, i) => {
@@ -584,10 +629,11 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath):
       const altPath = at.child('firstAvailable').index(j);
       errors.push(
         ...requestNameErrors(alternative.name ?? '', altPath.child('name')),
-        ...validateExactRequest(alternative, altPath),
+        ...validateExactRequest(alternative, altPath, environment),
       );
     });
-    if (request.exactly !== undefined) errors.push(...validateExactRequest(request.exactly, at.child('exactly')));
+    if (request.exactly !== undefined)
+      errors.push(...validateExactRequest(request.exactly, at.child('exactly'), environment));
     const kinds = (alternatives.length > 0 ? 1 : 0) + (request.exactly !== undefined ? 1 : 0);
     if (kinds === 0) errors.push(required(at, 'exactly one of `exactly` or `firstAvailable` is required'));
     if (kinds > 1)
@@ -614,20 +660,29 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath):
   return errors;
 }
 
-export function validateResourceClaim(claim: KubeObject): FieldError[] {
+function validateClaimSpec(claim: KubeObject, environment: SelectorEnvironment): FieldError[] {
   return validateDeviceClaim(
     (claim.spec as { devices?: DeviceClaim } | undefined)?.devices,
     FieldPath.root('spec', 'devices'),
+    environment,
   );
 }
 
-export function validateResourceClaimTemplate(template: KubeObject): FieldError[] {
+export function validateResourceClaim(claim: KubeObject, context: GatedContext): FieldError[] {
+  return validateClaimSpec(claim, selectorEnvironment(context.featureEnabled, false));
+}
+
+function validateTemplateSpec(template: KubeObject, environment: SelectorEnvironment): FieldError[] {
   const spec =
     (template.spec as { metadata?: Record<string, unknown>; spec?: { devices?: DeviceClaim } } | undefined) ?? {};
   return [
     ...validateTemplateObjectMeta(spec.metadata ?? {}, FieldPath.root('spec', 'metadata')),
-    ...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices')),
+    ...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices'), environment),
   ];
+}
+
+export function validateResourceClaimTemplate(template: KubeObject, context: GatedContext): FieldError[] {
+  return validateTemplateSpec(template, selectorEnvironment(context.featureEnabled, false));
 }
 
 interface Allocation {
@@ -820,11 +875,20 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
   return errors;
 }
 
-/** A claim's spec is fixed once made: the scheduler allocates for it, in its status. */
-export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
+/**
+ * A claim's spec is fixed once made: the scheduler allocates for it, in its status. Its selectors
+ * are judged as stored ones, as the reference does, since an unchanged spec holds only those.
+ */
+export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject, context: GatedContext): FieldError[] {
   return [
-    ...immutableAs('resource.ResourceClaimSpec', FieldPath.root('spec'), claim.spec, old.spec, claim.spec ?? null),
-    ...validateResourceClaim(claim),
+    ...immutableAs(
+      'resource.ResourceClaimSpec',
+      FieldPath.root('spec'),
+      claim.spec,
+      old.spec,
+      new GoValue(internalCompactJson('resource.ResourceClaimSpec', claim.spec ?? {})),
+    ),
+    ...validateClaimSpec(claim, selectorEnvironment(context.featureEnabled, true)),
     ...validateClaimStatus(claim, old),
   ];
 }
@@ -832,18 +896,23 @@ export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject):
 /**
  * A template's spec is fixed once made, as the claims made from it are. The reference's update
  * checks the spec again after the immutability (its strategy checked the template as on a create
- * before), so what is wrong in it is reported on both sides of that error.
+ * before), so what is wrong in it is reported on both sides of that error; the second time its
+ * selectors are judged as stored ones.
  */
-export function validateResourceClaimTemplateUpdate(template: KubeObject, old: KubeObject): FieldError[] {
+export function validateResourceClaimTemplateUpdate(
+  template: KubeObject,
+  old: KubeObject,
+  context: GatedContext,
+): FieldError[] {
   return [
     ...immutableAs(
       'resource.ResourceClaimTemplateSpec',
       FieldPath.root('spec'),
       template.spec,
       old.spec,
-      template.spec ?? null,
+      new GoValue(internalCompactJson('resource.ResourceClaimTemplateSpec', template.spec ?? {})),
     ),
-    ...validateResourceClaimTemplate(template),
+    ...validateTemplateSpec(template, selectorEnvironment(context.featureEnabled, true)),
   ];
 }
 
@@ -874,10 +943,16 @@ interface DeviceTaintRuleSpec {
 
 /**
  * A DeviceTaintRule (v1alpha3), on create and update alike: each name its selector gives is
- * what it names elsewhere (a class, a driver, a pool, a device), and its taint is a device's.
+ * what it names elsewhere (a class, a driver, a pool, a device), and its taint is a device's. On
+ * update (`old` given) selectors unchanged from the stored ones count as stored.
  */
-export function validateDeviceTaintRule(rule: KubeObject): FieldError[] {
+export function validateDeviceTaintRule(
+  rule: KubeObject,
+  featureEnabled: FeatureEnabled,
+  old?: KubeObject,
+): FieldError[] {
   const spec = (rule.spec ?? {}) as DeviceTaintRuleSpec;
+  const oldSelector = (old?.spec as DeviceTaintRuleSpec | undefined)?.deviceSelector;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const selector = spec.deviceSelector;
@@ -889,7 +964,13 @@ export function validateDeviceTaintRule(rule: KubeObject): FieldError[] {
     if (given(selector.driver)) errors.push(...validateDriverName(selector.driver, at.child('driver')));
     if (given(selector.pool)) errors.push(...poolNameErrors(selector.pool, at.child('pool')));
     if (given(selector.device)) errors.push(...labelErrors(selector.device, at.child('device')));
-    errors.push(...validateSelectors(selector.selectors, at.child('selectors')));
+    const stored =
+      oldSelector !== undefined &&
+      oldSelector !== null &&
+      deepEqual(selector.selectors ?? [], oldSelector.selectors ?? []);
+    errors.push(
+      ...validateSelectors(selector.selectors, at.child('selectors'), selectorEnvironment(featureEnabled, stored)),
+    );
   }
   errors.push(...validateTaint(spec.taint ?? {}, path.child('taint')));
   return errors;

@@ -109,8 +109,8 @@ export const resourceKinds: readonly ResourceType[] = [
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       tracksGeneration: true,
       dropDisabledFields: dropDisabledDeviceClassFields,
-      validate: (deviceClass) => validateDeviceClass(deviceClass),
-      validateUpdate: (deviceClass, old) => validateDeviceClass(deviceClass, old),
+      validate: (deviceClass, context) => validateDeviceClass(deviceClass, context.featureEnabled),
+      validateUpdate: (deviceClass, old, context) => validateDeviceClass(deviceClass, context.featureEnabled, old),
     },
   }),
   defineKind({
@@ -190,7 +190,8 @@ export const resourceKinds: readonly ResourceType[] = [
         const taint = child(child(rule as Json, 'spec'), 'taint');
         fill(taint, 'timeAdded', metaTime(new Date()));
       },
-      validate: validateDeviceTaintRule,
+      validate: (rule, context) => validateDeviceTaintRule(rule, context.featureEnabled),
+      validateUpdate: (rule, old, context) => validateDeviceTaintRule(rule, context.featureEnabled, old),
     },
   }),
 ];

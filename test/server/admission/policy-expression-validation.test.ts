@@ -93,7 +93,7 @@ describe('policy expressions checked at write time', () => {
       'spec.validations[0].expression: must evaluate to bool but got dyn',
       'spec.validations[0].messageExpression: must evaluate to string but got dyn',
       'spec.validations[1].messageExpression: must evaluate to string but got dyn',
-      "spec.validations[2].expression: compilation failed: ERROR: <input>:1:25: found no matching overload for '_==_' applied to '(list(string), int)'\n | request.userInfo.groups == 1 || namespaceObject.spec.nope == 1\n | ........................^",
+      "spec.validations[2].expression: compilation failed: ERROR: <input>:1:25: found no matching overload for '_==_' applied to '(list(string), int)'\n | request.userInfo.groups == 1 || namespaceObject.spec.nope == 1\n | ........................^\nERROR: <input>:1:53: undefined field 'nope'\n | request.userInfo.groups == 1 || namespaceObject.spec.nope == 1\n | ....................................................^",
       'spec.auditAnnotations[0].valueExpression: must evaluate to one of [string null_type] but got dyn',
     ]);
   });

@@ -61,13 +61,16 @@ export async function sendWrite(
   );
 }
 
-/** One test per recorded write of `fixtures/<fixture>`, against one in-process replica. */
-export function replayRecordedWrites(fixture: string): void {
+/**
+ * One test per recorded write of `fixtures/<fixture>`, against one in-process replica started
+ * with `flags` (those the reference was started with).
+ */
+export function replayRecordedWrites(fixture: string, flags: readonly string[] = []): void {
   const writes = JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as readonly RecordedWrite[];
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    server = await startInProcessServer(flags);
   }, 60_000);
 
   afterAll(async () => {

@@ -408,7 +408,8 @@ export function goYamlSyntaxMessage(error: YAMLError): string {
  * A configuration file as the reference's YAML serializer reads it: sigs.k8s.io/yaml's
  * YAMLToJSON of the whole text takes its first document (an empty text, or one of comments
  * only, is null), and the readers take any JSON number. Throws GoYamlConversionError with the
- * reference's words for what it refuses, syntax errors included.
+ * reference's words for what it refuses, syntax errors included; keys set again are for a
+ * strict reader to refuse (strictDecodingError).
  */
 export function readGoYamlText(text: string): GoYamlReading {
   const { documents, lines } = parseGoYaml(text);
@@ -420,4 +421,19 @@ export function readGoYamlText(text: string): GoYamlReading {
     if (error instanceof GoYamlSyntaxError) throw new GoYamlConversionError(goYamlSyntaxMessage(error.error));
     throw error;
   }
+}
+
+/**
+ * A strict decoder's refusal, in the reference's words: the keys the text sets again, then the
+ * fields its types do not have; undefined when there is neither.
+ */
+export function strictDecodingError(
+  reading: GoYamlReading,
+  unknownFields: readonly string[] = [],
+): GoYamlConversionError | undefined {
+  const problems = [
+    ...(reading.repeatedKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${reading.repeatedKeys.join('\n  ')}`] : []),
+    ...unknownFields.map((field) => `unknown field ${goQuote(field)}`),
+  ];
+  return problems.length === 0 ? undefined : new GoYamlConversionError(`strict decoding error: ${problems.join(', ')}`);
 }

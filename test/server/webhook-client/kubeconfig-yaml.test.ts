@@ -4,24 +4,14 @@
  * authorization webhook's kubeconfig, and its refusal at start is what capstan's reader says
  * (the reference's `invalid authorization config: ` is the flag's, not the reader's). Where
  * the reference refused the case's CA bytes as no PEM, it had taken the CA and kept verifying.
- * A syntax error is refused in the same words up to yaml.v2's `yaml: `; what follows is the
- * YAML library's own account of the error, which does not word it as yaml.v2's parser does.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readWebhookKubeconfig } from '../../../server/webhook-client/kubeconfig';
+import { readerRefusal, recordedConfigCases, writeRecordedCase } from '../../helpers/recorded-config-cases';
 
-interface RecordedCase {
-  readonly name: string;
-  readonly text: string;
-  readonly refusal: string;
-}
-
-const RECORDED = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'kubeconfig-yaml.reference.json'), 'utf8')) as {
-  cases: RecordedCase[];
-};
-const FLAG_PREFIX = 'invalid authorization config: ';
+const CASES = recordedConfigCases(join(__dirname, 'fixtures', 'kubeconfig-yaml.reference.json'));
 const CA_NOT_PEM = 'unable to load root certificates: unable to parse bytes as PEM block';
 
 let dir: string;
@@ -30,15 +20,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test.each(RECORDED.cases.map((recorded) => [recorded.name, recorded] as const))('%s', (_, recorded) => {
-  const path = join(dir, 'kubeconfig.yaml');
-  writeFileSync(path, recorded.text);
-  expect(recorded.refusal.startsWith(FLAG_PREFIX)).toBe(true);
-  const refusal = recorded.refusal.slice(FLAG_PREFIX.length).replaceAll('{FILE}', path);
-  if (refusal === CA_NOT_PEM) {
+test.each(CASES.map((recorded) => [recorded.name, recorded] as const))('%s', (_, recorded) => {
+  const path = writeRecordedCase(dir, recorded);
+  const refusal = readerRefusal(String(recorded.refusal), { prefix: 'invalid authorization config: ', path, dir });
+  if (refusal === CA_NOT_PEM)
     expect(readWebhookKubeconfig(path)).toMatchObject({ ca: 'CA', insecureSkipTLSVerify: false });
-    return;
-  }
-  const syntax = /^(.*?: yaml: )line \d+: /.exec(refusal);
-  expect(() => readWebhookKubeconfig(path)).toThrow(syntax === null ? refusal : syntax[1]);
+  else expect(() => readWebhookKubeconfig(path)).toThrow(refusal);
 });

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
 import { AdmissionConfigError } from './config-error';
 
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1', 'apiserver.config.k8s.io/v1alpha1'];
@@ -16,7 +16,13 @@ export type PluginConfigurations = (pluginName: string) => unknown;
 
 export const NO_PLUGIN_CONFIGURATIONS: PluginConfigurations = () => undefined;
 
-function parseFile(path: string): unknown {
+/**
+ * The file's text as the reference reads it, through sigs.k8s.io/yaml (`yes` is true, `0x32`
+ * is 50, `<<` merges): the AdmissionConfiguration strictly, as its codec does (a key set
+ * twice, even inside a plugin's configuration, stops the start); a plugin's own file as the
+ * plugin's lenient decoder reads it.
+ */
+function parseFile(path: string, options: { readonly strict: boolean }): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -26,16 +32,26 @@ function parseFile(path: string): unknown {
     );
   }
   try {
-    return parseYaml(text);
+    const reading = readGoYamlText(text);
+    const strict = options.strict ? strictDecodingError(reading) : undefined;
+    if (strict !== undefined) throw strict;
+    return reading.value;
   } catch (error) {
+    if (!(error instanceof GoYamlConversionError)) throw error;
     throw new AdmissionConfigError(
-      `unable to parse admission control configuration from "${path}": ${(error as Error).message}`,
+      options.strict
+        ? `failed to read plugin config: ${error.message}`
+        : `unable to parse admission control configuration from "${path}": ${error.message}`,
     );
   }
 }
 
 export function readAdmissionConfiguration(path: string): PluginConfigurations {
-  const document = parseFile(path) as { apiVersion?: unknown; kind?: unknown; plugins?: unknown } | null;
+  const document = parseFile(path, { strict: true }) as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    plugins?: unknown;
+  } | null;
   if (
     document === null ||
     typeof document !== 'object' ||
@@ -51,7 +67,10 @@ export function readAdmissionConfiguration(path: string): PluginConfigurations {
     const name = String(entry?.name ?? '');
     if (entry.configuration !== undefined && entry.configuration !== null) byName.set(name, entry.configuration);
     else if (typeof entry.path === 'string' && entry.path !== '')
-      byName.set(name, parseFile(isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path)));
+      byName.set(
+        name,
+        parseFile(isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path), { strict: false }),
+      );
   }
   return (pluginName) => byName.get(pluginName);
 }

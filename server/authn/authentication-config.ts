@@ -4,9 +4,10 @@
  * as the reference checks it, with the reference's field-error wording, so a bad file stops
  * the start with a message that names the field. Expressions are CEL, type-checked here
  * against the server's expression environment (`claims` for claim rules and mappings, `user`
- * for user rules).
+ * for user rules). The text is read as the reference's strict decoder reads it, through
+ * sigs.k8s.io/yaml (`enabled: yes` is true, `<<` merges, a key set twice is refused).
  */
-import { parse } from 'yaml';
+import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
 import type { CompiledExpression, ExpressionCompiler } from '../cel/environment';
 import { celEnvironment } from '../cel/lazy';
 import {
@@ -84,9 +85,13 @@ export function parseAuthenticationConfig(
 ): AuthenticationConfig {
   let document: unknown;
   try {
-    document = parse(text);
+    const reading = readGoYamlText(text);
+    const strict = strictDecodingError(reading);
+    if (strict !== undefined) throw strict;
+    document = reading.value;
   } catch (error) {
-    throw new Error(`failed to decode authentication config: ${(error as Error).message}`);
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw new Error(`failed to decode authentication config: ${error.message}`);
   }
   if (!isObject(document)) throw new Error('failed to decode authentication config: not an object');
   if (document.kind !== 'AuthenticationConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {

@@ -3,9 +3,11 @@
  * JSON) listing the authorizers in order: Webhook (each with its own TTLs, cache switches,
  * timeout, review versions, failure policy, connection and match conditions), Node and RBAC
  * (each at most once). `parseAuthorizationConfig` checks every field as the reference does and
- * throws one error listing all problems, so a broken file never replaces a working chain.
+ * throws one error listing all problems, so a broken file never replaces a working chain. The
+ * text is read as the reference's strict decoder reads it, through sigs.k8s.io/yaml
+ * (`cacheAuthorizedRequests: no` is false, `<<` merges, a key set twice is refused).
  */
-import { parse as parseYaml } from 'yaml';
+import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
 import { parseGoDuration } from '../config/duration';
 
 export const AUTHORIZATION_CONFIG_VERSION = 'apiserver.config.k8s.io/v1';
@@ -52,11 +54,13 @@ export class AuthorizationConfigError extends Error {
 export function parseAuthorizationConfig(text: string): AuthorizationConfig {
   let document: unknown;
   try {
-    document = parseYaml(text);
+    const reading = readGoYamlText(text);
+    const strict = strictDecodingError(reading);
+    if (strict !== undefined) throw strict;
+    document = reading.value;
   } catch (error) {
-    throw new AuthorizationConfigError([
-      `unable to parse the authorization configuration: ${(error as Error).message}`,
-    ]);
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw new AuthorizationConfigError([`failed to load AuthorizationConfiguration from file: ${error.message}`]);
   }
   const problems: string[] = [];
   if (!isObject(document)) throw new AuthorizationConfigError(['the authorization configuration must be an object']);

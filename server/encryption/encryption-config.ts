@@ -1,12 +1,13 @@
 /**
  * `--encryption-provider-config`: an EncryptionConfiguration (apiserver.config.k8s.io/v1, the
- * only version the reference decodes), YAML or JSON, read strictly and validated with the
+ * only version the reference decodes), YAML or JSON, read strictly through sigs.k8s.io/yaml as
+ * the reference reads it (`<<` merges, a key set twice is refused) and validated with the
  * reference's rules and texts, so an operator's file is refused here exactly where the
  * reference would refuse it. Nothing is built from it here: see encryption-providers.ts.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { GoYamlConversionError, readGoYamlText, strictDecodingError, type GoYamlReading } from '../validation/go-yaml';
 import { parseGoDuration } from '../config/duration';
 import { EncryptionConfigError } from './config-error';
 import { aggregateFieldErrors } from '../status/field-error';
@@ -95,12 +96,14 @@ function decode(path: string, text: string): { resources: ResourceConfiguration[
     new EncryptionConfigError(
       `error while parsing file: error decoding encryption provider configuration file "${path}": ${detail}`,
     );
-  let document: unknown;
+  let reading: GoYamlReading;
   try {
-    document = parseYaml(text);
+    reading = readGoYamlText(text);
   } catch (error) {
-    throw decodeError((error as Error).message);
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw decodeError(error.message);
   }
+  const document = reading.value;
   if (!isRecord(document)) throw decodeError(`Object 'Kind' is missing in '${text.trim()}'`);
   if (document.apiVersion === undefined || document.apiVersion === '')
     throw decodeError(`Object 'apiVersion' is missing in '${text.trim()}'`);
@@ -116,8 +119,8 @@ function decode(path: string, text: string): { resources: ResourceConfiguration[
     resourceConfiguration(entry, `resources[${i}]`, unknown),
   );
   unknownFields(document, ['apiVersion', 'kind', 'resources'], '', unknown);
-  if (unknown.length > 0)
-    throw decodeError(`strict decoding error: ${unknown.map((field) => `unknown field "${field}"`).join(', ')}`);
+  const strict = strictDecodingError(reading, unknown);
+  if (strict !== undefined) throw decodeError(strict.message);
   return { resources };
 }
 

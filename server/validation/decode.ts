@@ -11,7 +11,14 @@
  */
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../quantity/quantity';
 import type { Document, LineCounter } from 'yaml';
-import { GoYamlConversionError, GoYamlSyntaxError, goYamlToJSON, parseGoYaml, type GoYamlReading } from './go-yaml';
+import {
+  GoYamlConversionError,
+  GoYamlSyntaxError,
+  goYamlSyntaxMessage,
+  goYamlToJSON,
+  parseGoYaml,
+  type GoYamlReading,
+} from './go-yaml';
 import { NumberLiteral, plainNumbers } from './number-literal';
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
@@ -115,13 +122,6 @@ function summarizeData(body: Buffer): string {
   return body.length > MAX ? `${shown} ...` : shown;
 }
 
-/** sigs.k8s.io/yaml's words for a YAML syntax error: the first line of the parser's message, at its line. */
-function yamlSyntaxError(error: { message: string; linePos?: readonly { line: number }[] }): string {
-  const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  const line = error.linePos?.[0]?.line;
-  return `error converting YAML to JSON: yaml: ${line === undefined ? '' : `line ${line}: `}${message}`;
-}
-
 export function parseBody(options: {
   readonly body: Buffer;
   readonly format: BodyFormat;
@@ -169,7 +169,8 @@ function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: s
   try {
     return goYamlToJSON(document, lines);
   } catch (error) {
-    if (error instanceof GoYamlSyntaxError) throw unparsable(expectedKind, yamlSyntaxError(error.error), body);
+    if (error instanceof GoYamlSyntaxError)
+      throw unparsable(expectedKind, `error converting YAML to JSON: ${goYamlSyntaxMessage(error.error)}`, body);
     if (error instanceof GoYamlConversionError) throw unparsable(expectedKind, error.message, body);
     throw error;
   }

@@ -30,7 +30,7 @@ import {
 } from 'yaml';
 import { goFormatFloat } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
-import { NumberLiteral } from './number-literal';
+import { NumberLiteral, plainNumbers } from './number-literal';
 import { MAX_NESTING_DEPTH, tooDeep } from '../request/nesting';
 
 /** What yaml.v2 makes of a scalar, as the Go value it decodes into an interface{}. */
@@ -395,4 +395,45 @@ export function goYamlToJSON(document: Document.Parsed, lines: LineCounter): GoY
   if (unsupported !== undefined)
     throw new GoYamlConversionError(`json: unsupported value: ${goFormatFloat(unsupported, 64)}`);
   return { value, repeatedKeys: decoder.repeatedKeys };
+}
+
+/** sigs.k8s.io/yaml's words for a YAML syntax error: the first line of the parser's message, at its line. */
+export function goYamlSyntaxMessage(error: YAMLError): string {
+  const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const line = error.linePos?.[0]?.line;
+  return `yaml: ${line === undefined ? '' : `line ${line}: `}${message}`;
+}
+
+/**
+ * A configuration file as the reference's YAML serializer reads it: sigs.k8s.io/yaml's
+ * YAMLToJSON of the whole text takes its first document (an empty text, or one of comments
+ * only, is null), and the readers take any JSON number. Throws GoYamlConversionError with the
+ * reference's words for what it refuses, syntax errors included; keys set again are for a
+ * strict reader to refuse (strictDecodingError).
+ */
+export function readGoYamlText(text: string): GoYamlReading {
+  const { documents, lines } = parseGoYaml(text);
+  if (documents.length === 0) return { value: null, repeatedKeys: [] };
+  try {
+    const { value, repeatedKeys } = goYamlToJSON(documents[0], lines);
+    return { value: plainNumbers(value), repeatedKeys };
+  } catch (error) {
+    if (error instanceof GoYamlSyntaxError) throw new GoYamlConversionError(goYamlSyntaxMessage(error.error));
+    throw error;
+  }
+}
+
+/**
+ * A strict decoder's refusal, in the reference's words: the keys the text sets again, then the
+ * fields its types do not have; undefined when there is neither.
+ */
+export function strictDecodingError(
+  reading: GoYamlReading,
+  unknownFields: readonly string[] = [],
+): GoYamlConversionError | undefined {
+  const problems = [
+    ...(reading.repeatedKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${reading.repeatedKeys.join('\n  ')}`] : []),
+    ...unknownFields.map((field) => `unknown field ${goQuote(field)}`),
+  ];
+  return problems.length === 0 ? undefined : new GoYamlConversionError(`strict decoding error: ${problems.join(', ')}`);
 }

@@ -5,11 +5,14 @@
  * verifies it) and this server's credentials towards it (`users`: a client certificate and key,
  * or a bearer token). As the reference's loader: a file whose current context, or that
  * context's cluster, is missing is refused; a context naming a missing user means no
- * credentials. Relative file paths are relative to the file, as in client-go.
+ * credentials. Relative file paths are relative to the file, as in client-go. The text is read
+ * as client-go's loader reads it, through sigs.k8s.io/yaml (`insecure-skip-tls-verify: yes` is
+ * true, `<<` merges), its refusals worded as the loader words them.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { goQuote } from '../../api/go-quote';
+import { GoYamlConversionError, readGoYamlText } from '../validation/go-yaml';
 import type { PostDestination } from './post-json';
 
 interface Named {
@@ -28,8 +31,18 @@ const NO_CONFIGURATION =
 const entries = (value: unknown): Named[] =>
   Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : [];
 
+function loadKubeconfig(path: string): unknown {
+  try {
+    return readGoYamlText(readFileSync(path, 'utf8')).value;
+  } catch (error) {
+    if (error instanceof GoYamlConversionError)
+      throw new Error(`error loading config file ${goQuote(path)}: ${error.message}`);
+    throw error;
+  }
+}
+
 export function readWebhookKubeconfig(path: string): PostDestination {
-  const config = parseYaml(readFileSync(path, 'utf8')) as unknown;
+  const config = loadKubeconfig(path);
   if (config === null || typeof config !== 'object') throw new Error(`${path}: ${NO_CONFIGURATION}`);
   const { clusters, users, contexts, 'current-context': current } = config as Fields;
   const context = entries(contexts).find((entry) => entry.name === current)?.context;
@@ -50,12 +63,17 @@ export function readWebhookKubeconfig(path: string): PostDestination {
       return readFileSync(isAbsolute(file) ? file : join(base, file), 'utf8');
     return undefined;
   };
+  const ca = material(cluster, 'certificate-authority');
+  const insecureSkipTLSVerify = cluster['insecure-skip-tls-verify'] === true;
+  // client-go's transport refuses the pair: a CA that skipping verification would silently ignore.
+  if (insecureSkipTLSVerify && ca !== undefined)
+    throw new Error('specifying a root certificates file with the insecure flag is not allowed');
   return {
     url,
-    ca: material(cluster, 'certificate-authority'),
+    ca,
     cert: material(user, 'client-certificate'),
     key: material(user, 'client-key'),
     token: typeof user.token === 'string' && user.token !== '' ? user.token : undefined,
-    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
+    insecureSkipTLSVerify,
   };
 }

@@ -3,10 +3,11 @@
  * checked as the reference checks it (the only version it still accepts; v1beta1 is refused as
  * it refuses it). A policy that cannot be read, has no rules, or has an invalid field stops the
  * start with the reference's words (server/startup-failure.ts turns `AuditConfigError` into one
- * line and exit code 2).
+ * line and exit code 2). The text is read as the reference's lenient decoder reads it, through
+ * sigs.k8s.io/yaml: `omitManagedFields: yes` is true, `<<` merges, a key set again wins.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { GoYamlConversionError, readGoYamlText } from '../../validation/go-yaml';
 import { isDNS1123Subdomain } from '../../validation/names';
 import { formatValue } from '../../status/field-errors';
 import { AuditConfigError } from './config-error';
@@ -66,9 +67,10 @@ export function loadAuditPolicy(path: string): AuditPolicy {
   }
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = readGoYamlText(text).value;
   } catch (error) {
-    throw fail(`failed decoding: ${(error as Error).message.split('\n')[0]}`);
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw fail(`failed decoding: ${error.message}`);
   }
   if (!isObject(document)) throw fail('failed decoding: not an object');
   if (document.kind !== 'Policy' || document.apiVersion !== POLICY_VERSION) {

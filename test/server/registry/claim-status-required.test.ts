@@ -7,10 +7,11 @@
  * here) has every status write refused with `Spec.accessModes`, the reference's capitalized path,
  * before the status's own checks.
  */
+import { join } from 'node:path';
 import { replayRecordedSteps } from './recorded-steps';
 
 replayRecordedSteps({
-  fixture: 'recorded-claim-status-required.json',
+  fixture: join(__dirname, 'fixtures', 'recorded-claim-status-required.json'),
   resource: 'persistentvolumeclaims',
   namespace: 'default',
   shown: (claim) => ({ status: claim.status }),

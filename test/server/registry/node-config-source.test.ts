@@ -5,12 +5,13 @@
  * with them (written straight to storage here, as an older server left it) keeps them, has them
  * checked on every update and status write, and hears that the feature is removed on an update.
  */
+import { join } from 'node:path';
 import { replayRecordedSteps } from './recorded-steps';
 
 type Json = Record<string, unknown>;
 
 replayRecordedSteps({
-  fixture: 'recorded-node-config-source.json',
+  fixture: join(__dirname, 'fixtures', 'recorded-node-config-source.json'),
   resource: 'nodes',
   shown: (node) => ({
     configSource: (node.spec as Json | undefined)?.configSource ?? null,

@@ -2,12 +2,11 @@
  * Requests recorded from kube-apiserver 1.34.4 in sequence and replayed against capstan: each
  * case may first put an object in storage as it is, past the strategy (as an older server or
  * another writer left it, which no request of today's could write), then sends its steps to the
- * collection or below it. The answer kept of each step is the code and, of a refusal, the
+ * collection (of a core resource) or below it. The answer kept of each step is the code and, of a refusal, the
  * Status's message and causes; of a success, the warning and what the test shows of the body.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { KubeObject } from '../../../api/objects';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import type { HttpResult } from '../../helpers/server';
@@ -29,24 +28,24 @@ interface Case {
 }
 
 export interface RecordedSteps {
-  /** Under fixtures/. */
+  /** The fixture's path. */
   readonly fixture: string;
   readonly resource: string;
   /** The namespace of a namespaced resource. */
   readonly namespace?: string;
   /** What a success shows of the object answered. */
   readonly shown: (object: Json) => Json;
+  /** The server's flags. */
+  readonly flags?: readonly string[];
 }
 
-export function replayRecordedSteps({ fixture, resource, namespace, shown }: RecordedSteps): void {
-  const recorded = Object.entries(
-    JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Record<string, Case>,
-  );
+export function replayRecordedSteps({ fixture, resource, namespace, shown, flags }: RecordedSteps): void {
+  const recorded = Object.entries(JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, Case>);
   const collection = `/api/v1/${namespace === undefined ? '' : `namespaces/${namespace}/`}${resource}`;
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    server = await startInProcessServer(flags);
   }, 30_000);
 
   afterAll(async () => {

@@ -54,6 +54,12 @@ export interface ApplyRequest {
   /** The kind's definition (see rootSchemaNode); absent: untyped (maps granular, lists atomic). */
   readonly schema: TypedNode | undefined;
   readonly scope?: OwnershipScope;
+  /**
+   * The kind's empty object: the reference's first apply to an object nobody tracked records
+   * the live object as an update from it, so fields at their zero values belong to no one.
+   * Absent: every field of the live object counts.
+   */
+  readonly emptyObject?: unknown;
 }
 
 export interface ApplyResult {
@@ -132,7 +138,7 @@ function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>
   // An object written while nobody tracked fields: what it holds belongs to a stand-in
   // manager, so the first apply conflicts where it would change those values.
   if (request.live !== undefined && managers.size === 0) {
-    const fields = withoutServerOwnedFields(changedFields(undefined, liveBody, {}));
+    const fields = withoutServerOwnedFields(changedFields(request.emptyObject, liveBody, {}));
     const set = withinScope(pathsOfFieldsV1(fields), request.scope ?? 'whole-object');
     const entry: ManagedFieldsEntry = {
       manager: BEFORE_FIRST_APPLY,

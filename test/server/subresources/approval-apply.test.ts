@@ -2,9 +2,8 @@
  * Server-side apply through certificatesigningrequests/approval, as kube-apiserver 1.34.4
  * answered it (fixtures/recorded-approval-apply.json): the approval's store resets only spec and
  * status.certificate, so the applier owns its labels and conditions, conflicts over labels another
- * manager set, and neither owns nor conflicts over the spec it sent. Only the applier's entry is
- * compared: the reference's creator owns none of the spec (the CSR's own store resets it), which
- * capstan does not model yet.
+ * manager set, and neither owns nor conflicts over the spec it sent. Its creator owns no spec
+ * either (csr-reset-fields.test.ts), only labels it set.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +17,8 @@ interface Case {
   readonly config: Json;
   readonly code: number;
   readonly message?: string;
-  /** The applier's managedFields entry, without its time. */
-  readonly applierFields?: readonly Json[];
+  /** Without their times. */
+  readonly managedFields?: readonly Json[];
   readonly labels?: Json | null;
   readonly usages?: readonly string[];
   /** Without their times. */
@@ -52,10 +51,7 @@ function outcome(code: number, body: Json): Json {
   const status = body.status as Json;
   return {
     code,
-    applierFields: withoutTimes(
-      (metadata.managedFields as Json[]).filter((entry) => entry.manager === 'applier'),
-      ['time'],
-    ),
+    managedFields: withoutTimes(metadata.managedFields as Json[], ['time']),
     labels: metadata.labels ?? null,
     usages: (body.spec as Json).usages,
     conditions: withoutTimes(status.conditions as Json[], ['lastUpdateTime', 'lastTransitionTime']),

@@ -33,9 +33,11 @@ import type { ManagedFieldsEntry } from '../fieldmanager/managed-fields-entry';
 /**
  * Which part of the object a write may own: the reference's reset fields. The main resource
  * of a kind with a status subresource does not own status; the status subresource owns only
- * status.
+ * status; a subresource with reset fields of its own owns all but the fields `allBut` names
+ * (each a path of field names, `['status', 'certificate']`).
  */
-export type OwnershipScope = 'whole-object' | 'all-but-status' | 'status-only';
+export type OwnershipScope =
+  'whole-object' | 'all-but-status' | 'status-only' | { readonly allBut: readonly (readonly string[])[] };
 
 export interface ApplyRequest {
   /** The stored object in the request's version, with its managedFields; absent: apply creates. */
@@ -52,6 +54,12 @@ export interface ApplyRequest {
   /** The kind's definition (see rootSchemaNode); absent: untyped (maps granular, lists atomic). */
   readonly schema: TypedNode | undefined;
   readonly scope?: OwnershipScope;
+  /**
+   * The kind's empty object: the reference's first apply to an object nobody tracked records
+   * the live object as an update from it, so fields at their zero values belong to no one.
+   * Absent: every field of the live object counts.
+   */
+  readonly emptyObject?: unknown;
 }
 
 export interface ApplyResult {
@@ -85,6 +93,8 @@ function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
   const owned = set.minusSubtrees(SERVER_OWNED);
   if (scope === 'all-but-status') return owned.minusSubtrees(new PathSet([['f:status']]));
   if (scope === 'status-only') return new PathSet(owned.paths().filter((path) => path[0] === 'f:status'));
+  if (typeof scope === 'object')
+    return owned.minusSubtrees(new PathSet(scope.allBut.map((fields) => fields.map((field) => `f:${field}`))));
   return owned;
 }
 
@@ -128,7 +138,7 @@ function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>
   // An object written while nobody tracked fields: what it holds belongs to a stand-in
   // manager, so the first apply conflicts where it would change those values.
   if (request.live !== undefined && managers.size === 0) {
-    const fields = withoutServerOwnedFields(changedFields(undefined, liveBody, {}));
+    const fields = withoutServerOwnedFields(changedFields(request.emptyObject, liveBody, {}));
     const set = withinScope(pathsOfFieldsV1(fields), request.scope ?? 'whole-object');
     const entry: ManagedFieldsEntry = {
       manager: BEFORE_FIRST_APPLY,

@@ -14,6 +14,7 @@ import {
   restrictToObject,
   union,
   withoutServerOwnedFields,
+  type FieldSet,
   type SchemaContext,
 } from './field-set';
 import { zeroObject } from './zero-object';
@@ -45,6 +46,11 @@ export interface ManagedUpdate {
   /** `apiVersion` of the request (`apps/v1`). */
   readonly apiVersion: string;
   readonly subresource?: string;
+  /**
+   * Fields the write never owns, each a path of field names (the store's reset fields): nobody
+   * gains them, nobody loses them, and the writer's own entry drops them.
+   */
+  readonly ignored?: readonly (readonly string[])[];
   readonly now: Date;
   readonly schema: SchemaContext;
 }
@@ -62,7 +68,7 @@ function sameEntry(entry: ManagedFieldsEntry, update: ManagedUpdate): boolean {
 const emptyObjects = new WeakMap<Definitions, WeakMap<SchemaNode, unknown>>();
 
 /** What a create compares against: the kind's empty object (see zero-object.ts); untyped kinds start from nothing. */
-function emptyObjectOf(schema: SchemaContext): unknown {
+export function emptyObjectOf(schema: SchemaContext): unknown {
   const { definitions } = schema;
   if (definitions === undefined || schema.schema === undefined) return {};
   let byKind = emptyObjects.get(definitions);
@@ -87,13 +93,38 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * A field set without the subtrees `ignored` names; a member left with nothing of its own is
+ * dropped too, as it held only what was ignored.
+ */
+function withoutIgnored(set: FieldSet, ignored: readonly (readonly string[])[] | undefined): FieldSet {
+  if (ignored === undefined || ignored.length === 0) return set;
+  const copy = structuredClone(set);
+  for (const path of ignored) {
+    const parents: FieldSet[] = [copy];
+    for (const name of path.slice(0, -1)) {
+      const child = parents[parents.length - 1][`f:${name}`];
+      if (child === undefined) break;
+      parents.push(child);
+    }
+    if (parents.length !== path.length) continue;
+    delete parents[parents.length - 1][`f:${path[path.length - 1]}`];
+    for (let i = parents.length - 1; i > 0 && Object.keys(parents[i]).length === 0; i--)
+      delete parents[i - 1][`f:${path[i - 1]}`];
+  }
+  return copy;
+}
+
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
   // An object nobody owns any field of is no longer tracked: the reference's update records
   // nothing on it (its skip-non-applied step), until an apply or a `[{}]` reset starts over.
   if (update.previous !== undefined && update.managedFields.length === 0 && update.reset !== true) return [];
-  const changed = withoutServerOwnedFields(
-    changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema),
+  const changed = withoutIgnored(
+    withoutServerOwnedFields(
+      changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema),
+    ),
+    update.ignored,
   );
   const entries: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
@@ -112,7 +143,12 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
   }
   // Restricted sets come out in the reference's order (`.` first, then fields, keys, values,
   // indexes), as it serializes them.
-  const ownFields = restrictToObject(union(own?.fieldsV1 ?? {}, changed), update.next, update.schema, compareElements);
+  const ownFields = restrictToObject(
+    union(withoutIgnored(own?.fieldsV1 ?? {}, update.ignored), changed),
+    update.next,
+    update.schema,
+    compareElements,
+  );
   if (ownFields !== undefined) {
     const touched = !isEmptySet(changed);
     entries.push({

@@ -28,7 +28,8 @@ import {
   type ResourceRequest,
 } from './scope';
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
-import { NO_REPEATED_KEYS, typeAgainstSchema } from '../validation/decode';
+import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
+import { emptyObjectOf } from '../fieldmanager/managed-fields';
 
 /**
  * `applyOwns`: what an apply through this endpoint may own, where it is not what the target's
@@ -92,9 +93,15 @@ async function patchObject(
   });
 }
 
-/** What the write may own: status alone on /status; all but status where status has its own endpoint. */
+/**
+ * What the write may own: status alone on /status; all but status where status has its own
+ * endpoint, and but the fields the kind's store resets besides.
+ */
 function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipScope {
   if (target === 'status') return 'status-only';
+  const { mainResetFields } = scope.type;
+  if (mainResetFields !== undefined)
+    return { allBut: [...(scope.type.subresources.status ? [['status']] : []), ...mainResetFields] };
   return scope.type.subresources.status ? 'all-but-status' : 'whole-object';
 }
 
@@ -109,7 +116,12 @@ async function applyObject(
   auditRequestPatch(req, body);
   const { config, warnings } = parseApplyBody({ body, format, fieldValidation: options.fieldValidation });
   addWarnings(req, warnings);
-  const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
+  const { definitions } = scope.context;
+  const schema = rootSchemaNode(definitions, scope.version.definition);
+  const emptyObject = emptyObjectOf({
+    definitions,
+    schema: definitions && resolveDefinition(definitions, scope.version.definition),
+  });
   const manager = options.fieldManager!;
   const subresource = info.subresource || undefined;
   return await updateObject(scope, {
@@ -129,6 +141,7 @@ async function applyObject(
         now: scope.context.now(),
         schema,
         scope: applyOwns,
+        emptyObject,
       });
       const object: KubeObject = applied.object;
       checkAppliedTypes(scope, config, object);

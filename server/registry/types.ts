@@ -240,6 +240,11 @@ export interface ResourceType {
   readonly garbageCollectionPolicy?: 'OrphanDependents' | 'Unsupported';
   /** A `Warning` for a DELETE that says nothing of dependents (Jobs: their pods are kept). */
   readonly unsetPropagationWarning?: string;
+  /**
+   * Fields beyond status that no write to the main resource owns, though it may set them: the
+   * reference's reset fields of its store (CSRs: spec), each a path of field names.
+   */
+  readonly mainResetFields?: readonly (readonly string[])[];
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

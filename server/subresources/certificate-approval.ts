@@ -25,7 +25,12 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
   };
 }
 
-export const approvalHandlers = partialWriteHandlers((_base, scope) => ({
-  prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateStatusUpdate: validateCertificateSigningRequestApproval,
-}));
+// The approval's store resets only spec and status.certificate: an apply through it may own the
+// rest, labels included, though the write keeps status but its conditions as stored.
+export const approvalHandlers = partialWriteHandlers(
+  (_base, scope) => ({
+    prepareForStatusUpdate: prepareApproval(scope.context.now),
+    validateStatusUpdate: validateCertificateSigningRequestApproval,
+  }),
+  { allBut: [['spec'], ['status', 'certificate']] },
+);

@@ -20,8 +20,7 @@ export type PartialWriteRules = (
 
 /**
  * `applyOwns`: what an apply through the subresource may own, as its store's reset fields have
- * it; absent, the status alone, as a status subresource's. (The reference's CSR approval resets
- * only spec and status.certificate, which no scope here expresses yet.)
+ * it; absent, the status alone, as a status subresource's.
  */
 export function partialWriteHandlers(
   rules: PartialWriteRules,

@@ -18,8 +18,14 @@ export function keepStoredStatusAndMetadata(object: KubeObject, old: KubeObject)
   }
 }
 
-/** One more generation when the spec changed, as Go compares it (`100m` and `0.1` alike). */
+/**
+ * The stored generation, one more when the spec changed, as Go compares it (`100m` and `0.1`
+ * alike). Never the body's: the reference's every update starts from the stored generation, a
+ * write its preparation keeps whole (a resize that adds a container) included.
+ */
 export function countPodGeneration(object: KubeObject, old: KubeObject): void {
-  if (!semanticEqual('core.PodSpec', object.spec, old.spec))
-    object.metadata.generation = (object.metadata.generation ?? 0) + 1;
+  const stored = old.metadata.generation;
+  if (!semanticEqual('core.PodSpec', object.spec, old.spec)) object.metadata.generation = (stored ?? 0) + 1;
+  else if (stored === undefined) delete object.metadata.generation;
+  else object.metadata.generation = stored;
 }

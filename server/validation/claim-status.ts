@@ -1,14 +1,16 @@
 /**
  * What a PersistentVolumeClaim's status write may hold, as the reference's
  * ValidatePersistentVolumeClaimStatusUpdate judges it (recovery from expansion failure on, as in
- * 1.34): capacity amounts not below zero, then the resize status of each resource, then the
- * amounts allocated to each. Resources there are keyed by qualified names, `storage` alone among
+ * 1.34): access modes in the spec kept as stored (a claim stored without them has every status
+ * write refused; the reference's path is capitalized), capacity amounts not below zero, then the
+ * resize status of each resource, then the amounts allocated to each. Its `resourceVersion`
+ * check never fires: the store gives a write without one the stored version first. Resources there are keyed by qualified names, `storage` alone among
  * the native ones.
  */
 import type { KubeObject } from '../../api/objects';
 import { parseQuantity, valueRoundedUp } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, GoValue, invalid, notSupported } from '../status/field-errors';
+import { FieldPath, GoValue, invalid, notSupported, required } from '../status/field-errors';
 import { isQualifiedName } from './names';
 import { isNativeResource } from './resource-requirements';
 
@@ -48,8 +50,13 @@ function negativeAmount(written: unknown, path: FieldPath): FieldError[] {
 
 export function validatePersistentVolumeClaimStatus(claim: KubeObject): FieldError[] {
   const status = (claim.status ?? {}) as Entries;
-  const errors = entriesOf(status.capacity).flatMap(([name, amount]) =>
-    negativeAmount(amount, FieldPath.root('status', 'capacity').key(name)),
+  const accessModes = ((claim.spec ?? {}) as Entries).accessModes;
+  const errors =
+    Array.isArray(accessModes) && accessModes.length > 0 ? [] : [required(FieldPath.root('Spec', 'accessModes'))];
+  errors.push(
+    ...entriesOf(status.capacity).flatMap(([name, amount]) =>
+      negativeAmount(amount, FieldPath.root('status', 'capacity').key(name)),
+    ),
   );
   const statusesPath = FieldPath.root('status', 'allocatedResourceStatuses');
   for (const [name, state] of entriesOf(status.allocatedResourceStatuses)) {

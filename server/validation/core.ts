@@ -35,6 +35,7 @@ import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from '.
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
 import { duplicateNodeAddresses, validateNodeResources } from './node-status';
+import { validateNodeConfig } from './node-config-source';
 import {
   coveredByDeclarative,
   handWrittenShown,
@@ -750,8 +751,8 @@ function podCIDRsOf(spec: Json): string[] {
 
 /**
  * A Node's status amounts and addresses are judged first; its pod CIDRs and provider ID are set
- * once (a controller may fill them when empty) and its external ID never changes; its taints are
- * checked again, after those.
+ * once (a controller may fill them when empty) and its external ID never changes; its kept
+ * kubelet config sources are checked, and its taints again, after those.
  */
 export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
   const spec = field<Json>(node, 'spec') ?? {};
@@ -770,6 +771,7 @@ export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldErro
     errors.push(
       forbidden(FieldPath.root('spec', 'providerID'), 'node updates may not change providerID except from "" to valid'),
     );
+  errors.push(...validateNodeConfig(node));
   errors.push(...validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]));
   if ((spec.externalID ?? '') !== (oldSpec.externalID ?? ''))
     errors.push(forbidden(FieldPath.root('spec', 'externalID'), 'may not be updated'));

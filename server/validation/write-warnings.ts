@@ -131,8 +131,9 @@ export function networkPolicyWarnings(policy: KubeObject): string[] {
 
 /** A Node's create or update (not its status). */
 export function nodeWarnings(node: KubeObject): string[] {
-  const spec = (node.spec ?? {}) as { externalID?: string; podCIDRs?: string[] };
+  const spec = (node.spec ?? {}) as { configSource?: unknown; externalID?: string; podCIDRs?: string[] };
   return [
+    ...(spec.configSource != null ? ['spec.configSource: the feature is removed'] : []),
     ...(spec.externalID ? ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] : []),
     ...(spec.podCIDRs ?? []).flatMap((cidr, i) => warningsForCIDR(`spec.podCIDRs[${i}]`, cidr)),
   ];

@@ -65,6 +65,8 @@ export const certificatesKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['csr'],
     subresources: { status: true },
+    // Its store resets spec and status: its creator, who writes the spec, owns none of it.
+    mainResetFields: [['spec']],
     selectableFields: selectable('spec.signerName'),
     behaviour: {
       // The reference's update validation checks the metadata's update after all else.

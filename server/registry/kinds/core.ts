@@ -37,6 +37,7 @@ import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gate
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
 import { copyAppArmorAnnotations } from './pod-apparmor-annotations';
 import { nameIsDNS1035Label, nameIsDNSLabel } from '../../validation/names';
+import { dropRemovedNodeConfig } from '../../validation/node-config-source';
 
 import type { SelectableFields } from '../../selectors/field-selector';
 import {
@@ -256,6 +257,7 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: defaults.defaultNode,
+      dropDisabledFields: dropRemovedNodeConfig,
       validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
       warnings: nodeWarnings,

@@ -90,6 +90,7 @@ export interface KindDeclaration {
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
   readonly unsetPropagationWarning?: string;
+  readonly mainResetFields?: ResourceType['mainResetFields'];
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
@@ -165,6 +166,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
     ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
+    ...(declaration.mainResetFields ? { mainResetFields: declaration.mainResetFields } : {}),
   };
 }
 

@@ -59,6 +59,7 @@ export async function recordManagedFields(options: {
     manager: options.manager,
     apiVersion: apiVersionOf(scope),
     subresource: options.subresource,
+    ignored: options.subresource ? undefined : scope.type.mainResetFields,
     now: scope.context.now(),
     schema: schemaContextOf(scope),
   });

@@ -2,30 +2,40 @@
  * The reference's ResourceList defaulting (SetDefaults_ResourceList): a quantity finer than a
  * milli, in a ResourceList of the core types, is stored rounded up to one, away from zero and in
  * the format it was written in. Quantities elsewhere keep their nanos. Every answer here was
- * recorded from kube-apiserver 1.34.4 on 2026-11-29 (a Node's `status.capacity` written with each
- * text; the objects below created with `dryRun=All`).
+ * recorded from kube-apiserver 1.34.4 (last on 2026-11-30): a Node's `status.capacity` of cpu and
+ * of ephemeral-storage created with each text (fixtures/recorded-resource-list-rounding.json; a
+ * negative amount is refused, with its rounded value in the message), and the objects below
+ * created with `dryRun=All`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { roundedUpToMilli } from '../../../server/quantity/quantity';
 import { roundResourceLists } from '../../../server/registry/defaults/resource-lists';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 
-it.each([
-  ['1n', '1m'],
-  ['1000100n', '2m'],
-  ['1500u', '2m'],
-  ['-1500u', '-2m'],
-  ['-1n', '-1m'],
-  ['1e-9', '1e-3'],
-  ['500e-6', '1e-3'],
-  ['102400u', '103m'],
-  ['10u', '1m'],
-  ['123456789n', '124m'],
-  ['2', '2'],
-  ['1500m', '1500m'],
-  ['12e6', '12e6'],
-  ['1u', '1m'],
-])('%j is stored as %j', (canonical, rounded) => {
-  expect(roundedUpToMilli(canonical)).toBe(rounded);
+interface RecordedCapacity {
+  readonly resource: string;
+  readonly written: string;
+  readonly code: number;
+  /** What a Node created with it holds. */
+  readonly stored?: string;
+  /** Why it was refused (negative), after `Node "x" is invalid: `. */
+  readonly message?: string;
+}
+
+const recorded = Object.values(
+  JSON.parse(readFileSync(join(__dirname, 'fixtures', 'recorded-resource-list-rounding.json'), 'utf8')) as Record<
+    string,
+    RecordedCapacity
+  >,
+);
+
+/** The amount the reference kept, or showed in refusing it. */
+const roundedAmount = ({ stored, message }: RecordedCapacity) =>
+  stored ?? /Invalid value: "([^"]*)"/.exec(message!)![1];
+
+it.each(recorded.map((c) => [c.written, roundedAmount(c)]))('%j is stored as %j', (written, rounded) => {
+  expect(roundedUpToMilli(written)).toBe(rounded);
 });
 
 it('walks a kind whose schema holds itself (a CRD) and leaves it as it was', () => {
@@ -134,6 +144,27 @@ describe('through the API', () => {
     });
     expect(node.status.capacity).toEqual({ cpu: '1e-3', 'ephemeral-storage': '124m' });
   });
+
+  it.each(recorded.map((c) => [`${c.resource} ${c.written}`, c]))(
+    "a Node's capacity of %s is answered as recorded",
+    async (_name, c) => {
+      const answer = await server.request('POST', '/api/v1/nodes?dryRun=All', {
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: 'capacity' },
+          status: { capacity: { [c.resource]: c.written } },
+        }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+      const body = answer.json<Json>();
+      expect(
+        answer.status >= 300
+          ? { code: answer.status, message: String(body.message).split(' is invalid: ')[1] }
+          : { code: answer.status, stored: body.status.capacity[c.resource] },
+      ).toEqual({ code: c.code, ...(c.stored !== undefined ? { stored: c.stored } : { message: c.message }) });
+    },
+  );
 
   it('keeps the nanos of a quantity outside a ResourceList', async () => {
     const capacity = await create('/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities', {

@@ -245,6 +245,12 @@ export interface ResourceType {
    * reference's reset fields of its store (CSRs: spec), each a path of field names.
    */
   readonly mainResetFields?: readonly (readonly string[])[];
+  /**
+   * Fields no write through /status owns, though it may send them: the reference's reset fields
+   * of the kind's status strategy (Deployments: spec and labels), each a path of field names.
+   * Absent: spec alone, as most status strategies have it. See statusResetFieldsOf.
+   */
+  readonly statusResetFields?: readonly (readonly string[])[];
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -65,6 +65,8 @@ export const certificatesKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['csr'],
     subresources: { status: true },
+    // Its conditions are the approval's to write.
+    statusResetFields: [['spec'], ['status', 'conditions']],
     // Its store resets spec and status: its creator, who writes the spec, owns none of it.
     mainResetFields: [['spec']],
     selectableFields: selectable('spec.signerName'),

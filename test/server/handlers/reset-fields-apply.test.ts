@@ -3,15 +3,20 @@
  * status subresource, as kube-apiserver 1.34.4 recorded it (fixtures/recorded-reset-fields.json):
  * a status apply owns all it sends but its status strategy's reset fields (spec for most kinds;
  * a Deployment's labels too; all metadata of a VolumeAttachment), and its conflicts are counted
- * over the same fields; a main apply owns nothing of the status it sends.
+ * over the same fields; a main apply owns nothing of the status it sends. Merge patches through
+ * either endpoint are recorded by the same rule, and a CSR's and a custom resource's status
+ * applies by their own strategies' (a CSR's conditions are reset; a custom resource's spec only).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 type Json = Record<string, unknown>;
 
 interface Step {
+  /** A path to wait for until it answers 200 before the step (a custom resource's collection). */
+  readonly waitFor?: string;
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
@@ -63,6 +68,9 @@ test.each(steps.map((step, index) => [`${index} ${step.method} ${step.path}`, in
     // Each step builds on the ones before it: run those first, once.
     while (answered.length <= index) {
       const step = steps[answered.length];
+      const { waitFor } = step;
+      if (waitFor !== undefined)
+        await waitUntil(waitFor, async () => (await server.request('GET', waitFor)).status === 200);
       const result = await server.request(step.method, step.path, {
         body: JSON.stringify(step.body),
         headers: { 'Content-Type': step.type },

@@ -10,12 +10,12 @@ type FieldPaths = readonly (readonly string[])[];
 /** What most status strategies reset: the spec, kept from the stored object. */
 const SPEC: FieldPaths = [['spec']];
 
-/**
- * Fields a write to the main resource never owns: the status where it has an endpoint of its
- * own, and the kind's further reset fields.
- */
+const STATUS: FieldPaths = [['status']];
+const NOTHING: FieldPaths = [];
+
+/** Fields a write to the main resource never owns, each a path of field names. */
 export function mainResetFieldsOf(type: ResourceType): FieldPaths {
-  return [...(type.subresources.status ? [['status']] : []), ...(type.mainResetFields ?? [])];
+  return type.mainResetFields ?? (type.subresources.status ? STATUS : NOTHING);
 }
 
 /** Fields a write through /status never owns, each a path of field names. */

@@ -241,8 +241,9 @@ export interface ResourceType {
   /** A `Warning` for a DELETE that says nothing of dependents (Jobs: their pods are kept). */
   readonly unsetPropagationWarning?: string;
   /**
-   * Fields beyond status that no write to the main resource owns, though it may set them: the
-   * reference's reset fields of its store (CSRs: spec), each a path of field names.
+   * Fields no write to the main resource owns, though it may send them: the reference's reset
+   * fields of its strategy (CSRs: spec and status), each a path of field names. Absent: status
+   * where it has an endpoint of its own, as most strategies have it. See mainResetFieldsOf.
    */
   readonly mainResetFields?: readonly (readonly string[])[];
   /**

@@ -24,7 +24,7 @@ const layers = [
   {
     name: 'kinds',
     paths: [
-      '^server/registry/(types|registry|strategy|type-definitions)\\.ts$',
+      '^server/registry/(types|registry|strategy|type-definitions|reset-fields)\\.ts$',
       '^server/registry/(kinds|defaults|conversion)/',
       '^server/(schema|validation|table)/',
     ],

@@ -2,6 +2,7 @@
 import { CRD_BEHAVIOUR } from './crd-strategy';
 import type { ResourceType } from '../registry/types';
 import { defineKind } from '../registry/kinds/define';
+import { METADATA_AND_SPEC } from '../registry/reset-fields';
 
 export const apiextensionsKinds: readonly ResourceType[] = [
   defineKind({
@@ -19,6 +20,7 @@ export const apiextensionsKinds: readonly ResourceType[] = [
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: CRD_BEHAVIOUR,
   }),
 ];

@@ -31,13 +31,12 @@ import { typedPatchError, typingErrors } from './typed-patch';
 
 import type { ManagedFieldsEntry } from '../fieldmanager/managed-fields-entry';
 /**
- * Which part of the object a write may own: the reference's reset fields. The main resource
- * of a kind with a status subresource does not own status; the status subresource owns only
- * status; a subresource with reset fields of its own owns all but the fields `allBut` names
- * (each a path of field names, `['status', 'certificate']`).
+ * Which part of the object a write may own: all but the reference's reset fields of the
+ * strategy behind the endpoint. The main resource of a kind with a status subresource does not
+ * own status; other endpoints own all but the fields `allBut` names (each a path of field
+ * names, `['status', 'certificate']`).
  */
-export type OwnershipScope =
-  'whole-object' | 'all-but-status' | 'status-only' | { readonly allBut: readonly (readonly string[])[] };
+export type OwnershipScope = 'whole-object' | 'all-but-status' | { readonly allBut: readonly (readonly string[])[] };
 
 export interface ApplyRequest {
   /** The stored object in the request's version, with its managedFields; absent: apply creates. */
@@ -92,7 +91,6 @@ const SERVER_OWNED = new PathSet([
 function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
   const owned = set.minusSubtrees(SERVER_OWNED);
   if (scope === 'all-but-status') return owned.minusSubtrees(new PathSet([['f:status']]));
-  if (scope === 'status-only') return new PathSet(owned.paths().filter((path) => path[0] === 'f:status'));
   if (typeof scope === 'object')
     return owned.minusSubtrees(new PathSet(scope.allBut.map((fields) => fields.map((field) => `f:${field}`))));
   return owned;

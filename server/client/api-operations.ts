@@ -17,6 +17,7 @@ import { withTypeDefinitions } from '../registry/type-definitions';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
+import { statusResetFieldsOf } from '../registry/reset-fields';
 
 import type { KubeObject } from '../../api/objects';
 export const APISERVER_USER: UserInfo = {
@@ -120,7 +121,7 @@ export function apiOperations(options: {
               force: true,
               now,
               schema,
-              scope: 'status-only',
+              scope: { allBut: statusResetFieldsOf(type) },
             });
             return applied.object;
           },

@@ -30,6 +30,7 @@ import {
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
 import { emptyObjectOf } from '../fieldmanager/managed-fields';
+import { mainResetFieldsOf, statusResetFieldsOf } from '../registry/reset-fields';
 
 /**
  * `applyOwns`: what an apply through this endpoint may own, where it is not what the target's
@@ -93,16 +94,9 @@ async function patchObject(
   });
 }
 
-/**
- * What the write may own: status alone on /status; all but status where status has its own
- * endpoint, and but the fields the kind's store resets besides.
- */
+/** What the write may own: all but the reset fields of the endpoint's strategy. */
 function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipScope {
-  if (target === 'status') return 'status-only';
-  const { mainResetFields } = scope.type;
-  if (mainResetFields !== undefined)
-    return { allBut: [...(scope.type.subresources.status ? [['status']] : []), ...mainResetFields] };
-  return scope.type.subresources.status ? 'all-but-status' : 'whole-object';
+  return { allBut: target === 'status' ? statusResetFieldsOf(scope.type) : mainResetFieldsOf(scope.type) };
 }
 
 async function applyObject(

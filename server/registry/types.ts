@@ -241,10 +241,17 @@ export interface ResourceType {
   /** A `Warning` for a DELETE that says nothing of dependents (Jobs: their pods are kept). */
   readonly unsetPropagationWarning?: string;
   /**
-   * Fields beyond status that no write to the main resource owns, though it may set them: the
-   * reference's reset fields of its store (CSRs: spec), each a path of field names.
+   * Fields no write to the main resource owns, though it may send them: the reference's reset
+   * fields of its strategy (CSRs: spec and status), each a path of field names. Absent: status
+   * where it has an endpoint of its own, as most strategies have it. See mainResetFieldsOf.
    */
   readonly mainResetFields?: readonly (readonly string[])[];
+  /**
+   * Fields no write through /status owns, though it may send them: the reference's reset fields
+   * of the kind's status strategy (Deployments: spec and labels), each a path of field names.
+   * Absent: spec alone, as most status strategies have it. See statusResetFieldsOf.
+   */
+  readonly statusResetFields?: readonly (readonly string[])[];
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

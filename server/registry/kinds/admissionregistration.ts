@@ -40,6 +40,7 @@ import {
   webhookConfigurationPrinter,
 } from '../../table/admin-printers';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -375,6 +376,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     namespaced: false,
     categories: ['api-extensions'],
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       tracksGeneration: true,

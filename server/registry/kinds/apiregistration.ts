@@ -5,6 +5,7 @@ import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { apiServicePrinter } from '../../table/apiservice-printer';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 /** A service reference without a port means the HTTPS port. */
 function defaultAPIService(object: KubeObject): void {
@@ -25,6 +26,7 @@ export const apiregistrationKinds: readonly ResourceType[] = [
     nameRule: 'path-segment',
     categories: ['api-extensions'],
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       defaults: defaultAPIService,
       initialStatus: () => ({}),

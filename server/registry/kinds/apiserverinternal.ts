@@ -3,6 +3,7 @@ import { storageVersionPrinter } from '../../table/admin-printers';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 export const apiserverInternalKinds: readonly ResourceType[] = [
   defineKind({
@@ -14,6 +15,7 @@ export const apiserverInternalKinds: readonly ResourceType[] = [
     versions: ['v1alpha1'],
     nameRule: 'group-resource',
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     // Its update checks nothing of its own, its status write keeps the stored metadata.
     behaviour: {
       initialStatus: () => ({}),

@@ -29,6 +29,8 @@ export const appsKinds: readonly ResourceType[] = [
     shortNames: ['deploy'],
     categories: ['all'],
     subresources: { status: true, scale: WORKLOAD_SCALE },
+    // Its status strategy keeps the labels as well as the spec.
+    statusResetFields: [['spec'], ['metadata', 'labels']],
     behaviour: {
       defaults: defaults.defaultDeployment,
       initialStatus: () => ({}),

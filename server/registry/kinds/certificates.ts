@@ -65,8 +65,10 @@ export const certificatesKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['csr'],
     subresources: { status: true },
+    // Its conditions are the approval's to write.
+    statusResetFields: [['spec'], ['status', 'conditions']],
     // Its store resets spec and status: its creator, who writes the spec, owns none of it.
-    mainResetFields: [['spec']],
+    mainResetFields: [['spec'], ['status']],
     selectableFields: selectable('spec.signerName'),
     behaviour: {
       // The reference's update validation checks the metadata's update after all else.
@@ -105,6 +107,9 @@ export const certificatesKinds: readonly ResourceType[] = [
     versions: ['v1alpha1'],
     featureGate: 'PodCertificateRequest',
     subresources: { status: true },
+    // Its main strategy names no reset fields: a main write owns the status it sends, which
+    // its update then drops.
+    mainResetFields: [],
     selectableFields: selectable('spec.signerName', 'spec.podName', 'spec.nodeName'),
     behaviour: {
       initialStatus: () => ({}),

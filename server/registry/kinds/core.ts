@@ -155,6 +155,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['po'],
     categories: ['all'],
     subresources: { status: true },
+    statusResetFields: [['spec'], ['metadata', 'deletionTimestamp'], ['metadata', 'ownerReferences']],
     selectableFields: POD_FIELDS,
     behaviour: {
       updatePasses: ['update', 'create'],

@@ -91,6 +91,7 @@ export interface KindDeclaration {
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
   readonly unsetPropagationWarning?: string;
   readonly mainResetFields?: ResourceType['mainResetFields'];
+  readonly statusResetFields?: ResourceType['statusResetFields'];
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
@@ -167,6 +168,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
     ...(declaration.mainResetFields ? { mainResetFields: declaration.mainResetFields } : {}),
+    ...(declaration.statusResetFields ? { statusResetFields: declaration.statusResetFields } : {}),
   };
 }
 

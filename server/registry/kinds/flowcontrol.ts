@@ -6,6 +6,7 @@ import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { flowSchemaPrinter, priorityLevelPrinter } from '../../table/admin-printers';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 function record(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
@@ -58,6 +59,7 @@ export const flowcontrolKinds: readonly ResourceType[] = [
     kind: 'FlowSchema',
     namespaced: false,
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       defaults: defaultFlowSchema,
@@ -72,6 +74,7 @@ export const flowcontrolKinds: readonly ResourceType[] = [
     kind: 'PriorityLevelConfiguration',
     namespaced: false,
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       updatePasses: ['create'],

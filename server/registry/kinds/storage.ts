@@ -26,6 +26,7 @@ import {
   volumeAttributesClassPrinter,
 } from '../../table/device-printers';
 import { storageClassPrinter } from '../../table/admin-printers';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 export const storageKinds: readonly ResourceType[] = [
   defineKind({
@@ -110,6 +111,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'VolumeAttachment',
     namespaced: false,
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
       // The reference's status strategy validates as its main one (the metadata it resets).

@@ -7,6 +7,7 @@ import {
   validateStorageVersionMigration,
   validateStorageVersionMigrationUpdate,
 } from '../../validation/storagemigration';
+import { METADATA_AND_SPEC } from '../reset-fields';
 
 export const storageMigrationKinds: readonly ResourceType[] = [
   defineKind({
@@ -18,6 +19,7 @@ export const storageMigrationKinds: readonly ResourceType[] = [
     versions: ['v1alpha1'],
     featureGate: 'StorageVersionMigrator',
     subresources: { status: true },
+    statusResetFields: METADATA_AND_SPEC,
     behaviour: {
       initialStatus: () => ({}),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,

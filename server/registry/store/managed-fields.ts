@@ -8,6 +8,7 @@ import { managedFieldsAfterUpdate, requestedManagedFields } from '../../fieldman
 import { resolveDefinition } from '../../validation/decode';
 import { apiVersionOf, toServedVersion, type StoreScope } from './scope';
 import { storageGroupVersion } from '../types';
+import { mainResetFieldsOf, statusResetFieldsOf } from '../reset-fields';
 
 import type { ManagedFieldsEntry } from '../../fieldmanager/managed-fields-entry';
 function schemaContextOf(scope: StoreScope): SchemaContext {
@@ -59,10 +60,16 @@ export async function recordManagedFields(options: {
     manager: options.manager,
     apiVersion: apiVersionOf(scope),
     subresource: options.subresource,
-    ignored: options.subresource ? undefined : scope.type.mainResetFields,
+    ignored: resetFieldsOf(scope, options.subresource),
     now: scope.context.now(),
     schema: schemaContextOf(scope),
   });
   if (entries.length > 0) object.metadata.managedFields = entries;
   else delete object.metadata.managedFields;
+}
+
+/** What the endpoint written through resets: the main resource's, or the status strategy's. */
+function resetFieldsOf(scope: StoreScope, subresource: string | undefined): readonly (readonly string[])[] | undefined {
+  if (subresource === undefined) return mainResetFieldsOf(scope.type);
+  return subresource === 'status' ? statusResetFieldsOf(scope.type) : undefined;
 }

@@ -348,11 +348,14 @@ describe('server-side apply', () => {
     });
   });
 
-  test('status subresource: the applier owns only status, with subresource in its entry', () => {
+  test('status subresource: the applier owns all but its reset fields, with subresource in its entry', () => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
     const object = serverSideApply({
       live,
-      config: { ...deployment({ replicas: 9 }), status: { replicas: 2, readyReplicas: 1 } },
+      config: {
+        ...deployment({ replicas: 9 }, { labels: { a: 'b' }, annotations: { c: 'd' } }),
+        status: { replicas: 2, readyReplicas: 1 },
+      },
       manager: 'controller',
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -360,7 +363,8 @@ describe('server-side apply', () => {
       force: false,
       now: T2,
       schema: deploymentSchema,
-      scope: 'status-only',
+      // A Deployment's status strategy resets its spec and labels.
+      scope: { allBut: [['spec'], ['metadata', 'labels']] },
     }).object;
     const entry = (object.metadata.managedFields as ManagedFieldsEntry[]).find(
       (candidate) => candidate.manager === 'controller',
@@ -371,7 +375,10 @@ describe('server-side apply', () => {
       apiVersion: 'apps/v1',
       time: '2025-03-01T10:00:05Z',
       fieldsType: 'FieldsV1',
-      fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } },
+      fieldsV1: {
+        'f:metadata': { 'f:annotations': { 'f:c': {} } },
+        'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} },
+      },
       subresource: 'status',
     });
   });

@@ -68,7 +68,7 @@ export const PCR_UPDATE_CASES: Readonly<Record<string, UpdateCase>> = {
 };
 
 /** A request for the pod, with an Ed25519 key made for it and the pod UID signed with it. */
-function requestBody(name: string): Json {
+export function podCertificateRequestBody(name: string): Json {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   return {
     apiVersion: 'certificates.k8s.io/v1alpha1',
@@ -95,7 +95,7 @@ export async function updateAnswer(server: RequestSender, name: string): Promise
   const updateCase = PCR_UPDATE_CASES[name];
   const objectName = name.toLowerCase();
   const created = await server.request('POST', PATH, {
-    body: JSON.stringify(requestBody(objectName)),
+    body: JSON.stringify(podCertificateRequestBody(objectName)),
     headers: JSON_TYPE,
   });
   if (created.status !== 201) throw new Error(`create ${name}: ${created.status} ${created.body}`);

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inManagerOrder, withEntriesInManagerOrder } from '../../helpers/managed-fields-order';
 import { waitUntil } from '../../helpers/wait-for';
 import { PCR_FLAGS } from '../registry/pod-certificate-request-updates';
 
@@ -35,27 +36,12 @@ function at(object: Json, path: string): unknown {
   return value ?? null;
 }
 
-/**
- * Entries in one order whatever their times: both servers sort managedFields by operation, then
- * time (to the second), then manager, so two applies a second apart swap places against two in
- * the same second, as the recording had them.
- */
-function byManager(entries: readonly Json[]): Json[] {
-  const key = (entry: Json) => `${String(entry.operation)}/${String(entry.manager)}/${String(entry.subresource ?? '')}`;
-  return [...entries].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
-
-function withEntriesByManager(answer: Json): Json {
-  const entries = answer.managedFields as Json[] | undefined;
-  return entries === undefined ? answer : { ...answer, managedFields: byManager(entries) };
-}
-
 function outcome(step: Step, code: number, body: Json): Json {
   if (code >= 300) return { code, message: body.message };
   const metadata = body.metadata as Json;
   return {
     code,
-    managedFields: byManager(
+    managedFields: inManagerOrder(
       ((metadata.managedFields as Json[] | undefined) ?? []).map(({ time: _time, ...entry }) => entry),
     ),
     labels: metadata.labels ?? null,
@@ -94,7 +80,7 @@ function replay(fixture: string, flags: readonly string[]): void {
         });
         answered.push(outcome(step, result.status, result.json<Json>()));
       }
-      expect(answered[index]).toEqual(withEntriesByManager(steps[index].answer));
+      expect(answered[index]).toEqual(withEntriesInManagerOrder(steps[index].answer));
     },
   );
 }

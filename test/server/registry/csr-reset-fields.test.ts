@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inManagerOrder, withEntriesInManagerOrder } from '../../helpers/managed-fields-order';
 
 type Json = Record<string, unknown>;
 
@@ -49,11 +50,11 @@ test('each write owns what the reference records it owning', async () => {
         ? { code: result.status, message: body.message }
         : {
             code: result.status,
-            managedFields: ((metadata?.managedFields as Json[] | undefined) ?? []).map(
-              ({ time: _time, ...entry }) => entry,
+            managedFields: inManagerOrder(
+              ((metadata?.managedFields as Json[] | undefined) ?? []).map(({ time: _time, ...entry }) => entry),
             ),
           },
     );
   }
-  expect(answers).toEqual(steps.map((step) => step.answer));
+  expect(answers).toEqual(steps.map(({ answer }) => withEntriesInManagerOrder(answer)));
 });

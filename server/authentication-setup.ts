@@ -29,6 +29,7 @@ import { requestHeaderAuthenticator } from './authn/request-header';
 import { x509Authenticator } from './authn/x509';
 import { bearerTokenAuthenticator, tokenUnion } from './authn/bearer-token';
 import { bootstrapTokenAuthenticator } from './authn/bootstrap-token';
+import { AuthenticationConfigError } from './authn/config-error';
 import { liveAuthenticationConfig, type LiveAuthenticationConfig } from './authn/config-reload';
 import { jwtAuthenticator } from './authn/jwt-authenticator';
 import { oidcFlagsAsJwtConfig, validateOidcFlags } from './authn/oidc';
@@ -161,6 +162,7 @@ function liveConfigOf(
       serverId: `${hostname()}_${process.pid}`,
     });
   } catch (error) {
+    if (error instanceof AuthenticationConfigError) throw error;
     throw new Error(`invalid authentication config: ${(error as Error).message}`);
   }
   if (live.anonymous() !== undefined && options.anonymousAuthSet) {
@@ -181,6 +183,8 @@ export async function setUpAuthentication(options: ServerOptions, deps: Authenti
   try {
     return await buildAuthentication(options, deps);
   } catch (error) {
+    // The configuration file's refusal is the reference's whole line, with no step named before it.
+    if (error instanceof AuthenticationConfigError) throw error;
     if (error instanceof Error && (error as NodeJS.ErrnoException).syscall === undefined)
       throw new FlagError(error.message);
     throw error;

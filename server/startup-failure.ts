@@ -9,6 +9,7 @@
 import { StoreUnavailableError } from '../storage/errors';
 import { AdmissionConfigError } from './admission/config-error';
 import { AuditConfigError } from './audit/record/config-error';
+import { AuthenticationConfigError } from './authn/config-error';
 import { AuthorizationConfigError } from './authz/config-error';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';
@@ -69,6 +70,7 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
     return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
   if (error instanceof AdmissionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuditConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  if (error instanceof AuthenticationConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuthorizationConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof EncryptionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof StoreUnavailableError)

@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
+import { decodeConfigValue } from '../validation/config-types';
+import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../validation/go-yaml';
+import { ADMISSION_CONFIGURATION_ROOT, ADMISSION_CONFIGURATION_TYPES } from './admission-configuration-types';
 import { AdmissionConfigError } from './config-error';
 
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1', 'apiserver.config.k8s.io/v1alpha1'];
@@ -18,11 +20,9 @@ export const NO_PLUGIN_CONFIGURATIONS: PluginConfigurations = () => undefined;
 
 /**
  * The file's text as the reference reads it, through sigs.k8s.io/yaml (`yes` is true, `0x32`
- * is 50, `<<` merges): the AdmissionConfiguration strictly, as its codec does (a key set
- * twice, even inside a plugin's configuration, stops the start); a plugin's own file as the
- * plugin's lenient decoder reads it.
+ * is 50, `<<` merges), its refusals in the words `refused` gives them.
  */
-function parseFile(path: string, options: { readonly strict: boolean }): unknown {
+function readFile(path: string, refused: (message: string) => string): GoYamlReading {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -32,45 +32,57 @@ function parseFile(path: string, options: { readonly strict: boolean }): unknown
     );
   }
   try {
-    const reading = readGoYamlText(text);
-    const strict = options.strict ? strictDecodingError(reading) : undefined;
-    if (strict !== undefined) throw strict;
-    return reading.value;
+    return readGoYamlText(text);
   } catch (error) {
     if (!(error instanceof GoYamlConversionError)) throw error;
-    throw new AdmissionConfigError(
-      options.strict
-        ? `failed to read plugin config: ${error.message}`
-        : `unable to parse admission control configuration from "${path}": ${error.message}`,
-    );
+    throw new AdmissionConfigError(refused(error.message));
   }
 }
 
+/**
+ * The AdmissionConfiguration, decoded strictly into its Go types as its codec decodes it (a key
+ * set twice, even inside a plugin's configuration, or a field the types lack stops the start);
+ * a plugin's own file as the plugin's lenient decoder reads it.
+ */
 export function readAdmissionConfiguration(path: string): PluginConfigurations {
-  const document = parseFile(path, { strict: true }) as {
-    apiVersion?: unknown;
-    kind?: unknown;
-    plugins?: unknown;
-  } | null;
+  const refused = (message: string) => `failed to read plugin config: ${message}`;
+  const reading = readFile(path, refused);
+  const found = reading.value as { apiVersion?: unknown; kind?: unknown } | null;
   if (
-    document === null ||
-    typeof document !== 'object' ||
-    document.kind !== 'AdmissionConfiguration' ||
-    !API_VERSIONS.includes(String(document.apiVersion))
+    found === null ||
+    typeof found !== 'object' ||
+    found.kind !== 'AdmissionConfiguration' ||
+    !API_VERSIONS.includes(String(found.apiVersion))
   ) {
     throw new AdmissionConfigError(
       `admission control configuration "${path}" is not an AdmissionConfiguration of ${API_VERSIONS.join(', ')}`,
     );
   }
+  let document: { plugins?: readonly { name?: string; path?: string; configuration?: unknown }[] };
+  try {
+    document = decodeConfigValue(reading, {
+      definitions: ADMISSION_CONFIGURATION_TYPES,
+      root: ADMISSION_CONFIGURATION_ROOT,
+      strict: true,
+    }) as typeof document;
+  } catch (error) {
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw new AdmissionConfigError(refused(error.message));
+  }
   const byName = new Map<string, unknown>();
-  for (const entry of Array.isArray(document.plugins) ? (document.plugins as Array<Record<string, unknown>>) : []) {
-    const name = String(entry?.name ?? '');
-    if (entry.configuration !== undefined && entry.configuration !== null) byName.set(name, entry.configuration);
-    else if (typeof entry.path === 'string' && entry.path !== '')
+  for (const entry of document.plugins ?? []) {
+    const name = entry.name ?? '';
+    if (entry.configuration !== undefined) byName.set(name, entry.configuration);
+    else if (entry.path !== undefined && entry.path !== '') {
+      const pluginPath = isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path);
       byName.set(
         name,
-        parseFile(isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path), { strict: false }),
+        readFile(
+          pluginPath,
+          (message) => `unable to parse admission control configuration from "${pluginPath}": ${message}`,
+        ).value,
       );
+    }
   }
   return (pluginName) => byName.get(pluginName);
 }

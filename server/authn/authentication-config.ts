@@ -7,7 +7,11 @@
  * for user rules). The text is read as the reference's strict decoder reads it, through
  * sigs.k8s.io/yaml (`enabled: yes` is true, `<<` merges, a key set twice is refused).
  */
-import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
+import { goQuote } from '../../api/go-quote';
+import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../validation/go-yaml';
+import { decodeConfigValue } from '../validation/config-types';
+import { AUTHENTICATION_CONFIG_ROOT, AUTHENTICATION_CONFIG_TYPES } from './authentication-config-types';
+import { AuthenticationConfigError } from './config-error';
 import type { CompiledExpression, ExpressionCompiler } from '../cel/environment';
 import { celEnvironment } from '../cel/lazy';
 import {
@@ -78,26 +82,41 @@ function isObject(value: unknown): value is Json {
 
 const quote = (value: unknown) => JSON.stringify(value);
 
-/** Parses and checks the file's text; throws one Error listing every problem. */
+/**
+ * Parses and checks the text of the file at `path`; throws one AuthenticationConfigError, worded
+ * as the reference's, for a file it cannot decode or listing every problem of one it can.
+ */
 export function parseAuthenticationConfig(
   text: string,
-  context: { readonly serviceAccountIssuers: readonly string[] },
+  context: { readonly path: string; readonly serviceAccountIssuers: readonly string[] },
 ): AuthenticationConfig {
-  let document: unknown;
+  const loadError = (detail: string) =>
+    new AuthenticationConfigError(
+      `failed to load authentication configuration from file ${goQuote(context.path)}: ${detail}`,
+    );
+  let reading: GoYamlReading;
   try {
-    const reading = readGoYamlText(text);
-    const strict = strictDecodingError(reading);
-    if (strict !== undefined) throw strict;
-    document = reading.value;
+    reading = readGoYamlText(text);
   } catch (error) {
     if (!(error instanceof GoYamlConversionError)) throw error;
-    throw new Error(`failed to decode authentication config: ${error.message}`);
+    throw loadError(error.message);
   }
-  if (!isObject(document)) throw new Error('failed to decode authentication config: not an object');
-  if (document.kind !== 'AuthenticationConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
-    throw new Error(
-      `failed to decode authentication config: no kind "${String(document.kind)}" is registered for version "${String(document.apiVersion)}"`,
+  if (!isObject(reading.value)) throw loadError('not an object');
+  const { kind, apiVersion } = reading.value;
+  if (kind !== 'AuthenticationConfiguration' || !API_VERSIONS.includes(String(apiVersion)))
+    throw loadError(
+      `no kind "${String(kind)}" is registered for version "${String(apiVersion)}" in scheme "pkg/runtime/scheme.go:110"`,
     );
+  let document: Json;
+  try {
+    document = decodeConfigValue(reading, {
+      definitions: AUTHENTICATION_CONFIG_TYPES,
+      root: AUTHENTICATION_CONFIG_ROOT,
+      strict: true,
+    }) as Json;
+  } catch (error) {
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw loadError(error.message);
   }
   const errors: string[] = [];
   const rawJwt = document.jwt ?? [];
@@ -149,7 +168,10 @@ export function parseAuthenticationConfig(
       anonymous = { enabled, ...(paths && paths.length > 0 ? { paths } : {}) };
     }
   }
-  if (errors.length > 0) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  if (errors.length > 0)
+    throw new AuthenticationConfigError(
+      `invalid authentication configuration: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`,
+    );
   return { jwt, ...(anonymous ? { anonymous } : {}) };
 }
 
@@ -179,7 +201,7 @@ function parseJwt(
   const before = errors.length;
   const issuer = isObject(entry.issuer) ? entry.issuer : {};
   const url = typeof issuer.url === 'string' ? issuer.url : '';
-  if (url === '') errors.push(`${path}.issuer.url: Required value: URL is required`);
+  if (url === '') errors.push(`${path}.issuer.url: Required value`);
   else {
     const problem = httpsUrlProblem(url);
     if (problem) errors.push(`${path}.issuer.url: Invalid value: ${quote(url)}: ${problem}`);

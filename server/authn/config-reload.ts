@@ -43,7 +43,7 @@ function authenticatorsOf(config: AuthenticationConfig, apiAudiences: readonly s
 export function liveAuthenticationConfig(options: LiveConfigOptions): LiveAuthenticationConfig {
   const log = options.log ?? ((message: string) => console.error(message));
   const load = (text: string) =>
-    parseAuthenticationConfig(text, { serviceAccountIssuers: options.serviceAccountIssuers });
+    parseAuthenticationConfig(text, { path: options.path, serviceAccountIssuers: options.serviceAccountIssuers });
   let text = readFileSync(options.path, 'utf8');
   let config = load(text);
   let tokens = authenticatorsOf(config, options.apiAudiences);
@@ -75,9 +75,7 @@ export function liveAuthenticationConfig(options: LiveConfigOptions): LiveAuthen
       tokens = authenticatorsOf(config, options.apiAudiences);
       record('success');
     } catch (error) {
-      log(
-        `authentication config reload: invalid authentication config: ${(error as Error).message}; keeping the last good configuration`,
-      );
+      log(`authentication config reload: ${(error as Error).message}; keeping the last good configuration`);
       record('failure');
     }
   };

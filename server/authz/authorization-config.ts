@@ -7,7 +7,9 @@
  * text is read as the reference's strict decoder reads it, through sigs.k8s.io/yaml
  * (`cacheAuthorizedRequests: no` is false, `<<` merges, a key set twice is refused).
  */
-import { GoYamlConversionError, readGoYamlText, strictDecodingError } from '../validation/go-yaml';
+import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../validation/go-yaml';
+import { decodeConfigValue } from '../validation/config-types';
+import { AUTHORIZATION_CONFIG_ROOT, AUTHORIZATION_CONFIG_TYPES } from './authorization-config-types';
 import { parseGoDuration } from '../config/duration';
 
 export const AUTHORIZATION_CONFIG_VERSION = 'apiserver.config.k8s.io/v1';
@@ -52,23 +54,37 @@ export class AuthorizationConfigError extends Error {
 }
 
 export function parseAuthorizationConfig(text: string): AuthorizationConfig {
-  let document: unknown;
+  const loadError = (error: unknown) => {
+    if (!(error instanceof GoYamlConversionError)) return error;
+    return new AuthorizationConfigError([`failed to load AuthorizationConfiguration from file: ${error.message}`]);
+  };
+  let reading: GoYamlReading;
   try {
-    const reading = readGoYamlText(text);
-    const strict = strictDecodingError(reading);
-    if (strict !== undefined) throw strict;
-    document = reading.value;
+    reading = readGoYamlText(text);
   } catch (error) {
-    if (!(error instanceof GoYamlConversionError)) throw error;
-    throw new AuthorizationConfigError([`failed to load AuthorizationConfiguration from file: ${error.message}`]);
+    throw loadError(error);
   }
-  const problems: string[] = [];
-  if (!isObject(document)) throw new AuthorizationConfigError(['the authorization configuration must be an object']);
-  if (document.apiVersion !== AUTHORIZATION_CONFIG_VERSION || document.kind !== 'AuthorizationConfiguration') {
+  if (!isObject(reading.value))
+    throw new AuthorizationConfigError(['the authorization configuration must be an object']);
+  if (
+    reading.value.apiVersion !== AUTHORIZATION_CONFIG_VERSION ||
+    reading.value.kind !== 'AuthorizationConfiguration'
+  ) {
     throw new AuthorizationConfigError([
-      `expected apiVersion ${AUTHORIZATION_CONFIG_VERSION} and kind AuthorizationConfiguration, got ${JSON.stringify(document.apiVersion)} ${JSON.stringify(document.kind)}`,
+      `expected apiVersion ${AUTHORIZATION_CONFIG_VERSION} and kind AuthorizationConfiguration, got ${JSON.stringify(reading.value.apiVersion)} ${JSON.stringify(reading.value.kind)}`,
     ]);
   }
+  let document: Fields;
+  try {
+    document = decodeConfigValue(reading, {
+      definitions: AUTHORIZATION_CONFIG_TYPES,
+      root: AUTHORIZATION_CONFIG_ROOT,
+      strict: true,
+    }) as Fields;
+  } catch (error) {
+    throw loadError(error);
+  }
+  const problems: string[] = [];
   const entries = document.authorizers;
   if (!Array.isArray(entries) || entries.length === 0)
     problems.push('authorizers: Required value: at least one authorization mode must be defined');

@@ -11,7 +11,11 @@ import { featureGateReader } from '../config/feature-enabled';
 import { AuthorizationConfigError } from './config-error';
 import { abacAuthorizer, readPolicyFile } from './abac';
 import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authorization-chain';
-import type { AuthorizationConfig, WebhookAuthorizerConfig } from './authorization-config';
+import {
+  AuthorizationConfigError as RefusedConfigurationFile,
+  type AuthorizationConfig,
+  type WebhookAuthorizerConfig,
+} from './authorization-config';
 import { NodeGraph } from './node/node-graph';
 import { nodeAuthorizer } from './node/node-authorizer';
 import { informedPolicySource } from './rbac/policy-source';
@@ -140,8 +144,13 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
   });
 }
 
-/** A file that is there but says something the server refuses is the operator's to fix (exit 2); a missing or unreadable one is reported as such by the caller. */
+/**
+ * A file that is there but says something the server refuses is the operator's to fix (exit 2),
+ * in the reference's words when it is the configuration file itself; a missing or unreadable one
+ * is reported as such by the caller.
+ */
 function configurationFailure(error: unknown): unknown {
+  if (error instanceof RefusedConfigurationFile) return new AuthorizationConfigError(error.message);
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== undefined) return error;
   return new AuthorizationConfigError(`invalid authorization configuration: ${error.message.split('\n')[0]}`);
 }

@@ -7,7 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GoYamlConversionError, readGoYamlText, strictDecodingError, type GoYamlReading } from '../validation/go-yaml';
+import { decodeConfigValue } from '../validation/config-types';
+import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../validation/go-yaml';
+import { ENCRYPTION_CONFIG_ROOT, ENCRYPTION_CONFIG_TYPES } from './encryption-config-types';
 import { parseGoDuration } from '../config/duration';
 import { EncryptionConfigError } from './config-error';
 import { aggregateFieldErrors } from '../status/field-error';
@@ -114,75 +116,76 @@ function decode(path: string, text: string): { resources: ResourceConfiguration[
       `no kind "${String(document.kind)}" is registered for version "${String(document.apiVersion)}" in scheme "pkg/runtime/scheme.go:110"`,
     );
   }
-  const unknown: string[] = [];
-  const resources = listOf(document.resources).map((entry, i) =>
-    resourceConfiguration(entry, `resources[${i}]`, unknown),
-  );
-  unknownFields(document, ['apiVersion', 'kind', 'resources'], '', unknown);
-  const strict = strictDecodingError(reading, unknown);
-  if (strict !== undefined) throw decodeError(strict.message);
-  return { resources };
+  let typed: { resources?: readonly TypedResource[] };
+  try {
+    typed = decodeConfigValue(reading, {
+      definitions: ENCRYPTION_CONFIG_TYPES,
+      root: ENCRYPTION_CONFIG_ROOT,
+      strict: true,
+    }) as typeof typed;
+  } catch (error) {
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw decodeError(error.message);
+  }
+  return { resources: (typed.resources ?? []).map(resourceConfiguration) };
 }
 
-function resourceConfiguration(entry: unknown, path: string, unknown: string[]): ResourceConfiguration {
-  const record = isRecord(entry) ? entry : {};
-  unknownFields(record, ['resources', 'providers'], path, unknown);
-  return {
-    resources: listOf(record.resources).map(String),
-    providers: listOf(record.providers).map((provider, j) =>
-      providerConfiguration(provider, `${path}.providers[${j}]`, unknown),
-    ),
-  };
+/** The configuration as its Go types hold it (decodeConfigValue's result): fields of the right types, or absent. */
+interface TypedKeys {
+  readonly keys?: readonly { readonly name?: string; readonly secret?: string }[];
+}
+interface TypedKms {
+  readonly apiVersion?: string;
+  readonly name?: string;
+  readonly cachesize?: number;
+  readonly endpoint?: string;
+  readonly timeout?: string;
+}
+interface TypedProvider {
+  readonly aesgcm?: TypedKeys;
+  readonly aescbc?: TypedKeys;
+  readonly secretbox?: TypedKeys;
+  readonly identity?: object;
+  readonly kms?: TypedKms;
+}
+interface TypedResource {
+  readonly resources?: readonly string[];
+  readonly providers?: readonly TypedProvider[];
 }
 
-function providerConfiguration(entry: unknown, path: string, unknown: string[]): ProviderConfiguration {
-  const record = isRecord(entry) ? entry : {};
-  unknownFields(record, ['aesgcm', 'aescbc', 'secretbox', 'identity', 'kms'], path, unknown);
-  const keys = (name: string): KeysConfiguration | undefined => {
-    const value = record[name];
-    if (value === undefined || value === null) return undefined;
-    const keysRecord = isRecord(value) ? value : {};
-    unknownFields(keysRecord, ['keys'], `${path}.${name}`, unknown);
-    return {
-      keys: listOf(keysRecord.keys).map((key, k) => {
-        const keyRecord = isRecord(key) ? key : {};
-        unknownFields(keyRecord, ['name', 'secret'], `${path}.${name}.keys[${k}]`, unknown);
-        return { name: stringOf(keyRecord.name), secret: stringOf(keyRecord.secret) };
-      }),
-    };
-  };
+function resourceConfiguration(entry: TypedResource): ResourceConfiguration {
+  return { resources: entry.resources ?? [], providers: (entry.providers ?? []).map(providerConfiguration) };
+}
+
+function providerConfiguration(entry: TypedProvider): ProviderConfiguration {
   const provider: { -readonly [K in keyof ProviderConfiguration]: ProviderConfiguration[K] } = {};
   for (const name of ['aesgcm', 'aescbc', 'secretbox'] as const) {
-    const configured = keys(name);
-    if (configured !== undefined) provider[name] = configured;
+    const configured = entry[name];
+    if (configured !== undefined)
+      provider[name] = {
+        keys: (configured.keys ?? []).map((key) => ({ name: key.name ?? '', secret: key.secret ?? '' })),
+      };
   }
-  if (record.identity !== undefined && record.identity !== null) provider.identity = {};
-  if (isRecord(record.kms)) provider.kms = kmsConfiguration(record.kms, `${path}.kms`, unknown);
+  if (entry.identity !== undefined) provider.identity = {};
+  if (entry.kms !== undefined) provider.kms = kmsConfiguration(entry.kms);
   return provider;
 }
 
-function kmsConfiguration(record: Record<string, unknown>, path: string, unknown: string[]): KmsConfiguration {
-  unknownFields(record, ['apiVersion', 'name', 'cachesize', 'endpoint', 'timeout'], path, unknown);
+function kmsConfiguration(kms: TypedKms): KmsConfiguration {
   // The reference's defaults: v1 when absent, a 3 s timeout, and v1's cache of 1000 DEKs.
-  const apiVersion = stringOf(record.apiVersion) || 'v1';
-  const timeoutText =
-    record.timeout === undefined || record.timeout === null ? DEFAULT_KMS_TIMEOUT : String(record.timeout);
+  const apiVersion = kms.apiVersion || 'v1';
+  const timeoutText = kms.timeout ?? DEFAULT_KMS_TIMEOUT;
   let timeoutMs: number;
   try {
     timeoutMs = parseGoDuration(timeoutText);
   } catch {
     timeoutMs = 0;
   }
-  const cachesize =
-    typeof record.cachesize === 'number'
-      ? record.cachesize
-      : apiVersion === 'v1'
-        ? DEFAULT_KMS_V1_CACHE_SIZE
-        : undefined;
+  const cachesize = kms.cachesize ?? (apiVersion === 'v1' ? DEFAULT_KMS_V1_CACHE_SIZE : undefined);
   return {
     apiVersion,
-    name: stringOf(record.name),
-    endpoint: stringOf(record.endpoint),
+    name: kms.name ?? '',
+    endpoint: kms.endpoint ?? '',
     timeoutMs,
     timeoutText,
     ...(cachesize === undefined ? {} : { cachesize }),
@@ -447,17 +450,4 @@ function goStrings(values: readonly string[]): GoValue {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function listOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function stringOf(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-}
-
-function unknownFields(record: Record<string, unknown>, known: readonly string[], path: string, into: string[]): void {
-  for (const field of Object.keys(record))
-    if (!known.includes(field)) into.push(path === '' ? field : `${path}.${field}`);
 }

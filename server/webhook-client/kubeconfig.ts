@@ -12,7 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { goQuote } from '../../api/go-quote';
+import { decodeConfigValue } from '../validation/config-types';
 import { GoYamlConversionError, readGoYamlText } from '../validation/go-yaml';
+import { KUBECONFIG_ROOT, KUBECONFIG_TYPES } from './kubeconfig-types';
 import type { PostDestination } from './post-json';
 
 interface Named {
@@ -33,7 +35,9 @@ const entries = (value: unknown): Named[] =>
 
 function loadKubeconfig(path: string): unknown {
   try {
-    return readGoYamlText(readFileSync(path, 'utf8')).value;
+    const reading = readGoYamlText(readFileSync(path, 'utf8'));
+    // client-go's codec is lenient: fields its types lack are dropped, values of the wrong type refused.
+    return decodeConfigValue(reading, { definitions: KUBECONFIG_TYPES, root: KUBECONFIG_ROOT, strict: false });
   } catch (error) {
     if (error instanceof GoYamlConversionError)
       throw new Error(`error loading config file ${goQuote(path)}: ${error.message}`);

@@ -7,7 +7,9 @@
  * sigs.k8s.io/yaml: `omitManagedFields: yes` is true, `<<` merges, a key set again wins.
  */
 import { readFileSync } from 'node:fs';
-import { GoYamlConversionError, readGoYamlText } from '../../validation/go-yaml';
+import { decodeConfigValue } from '../../validation/config-types';
+import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../../validation/go-yaml';
+import { POLICY_ROOT, POLICY_TYPES } from './policy-types';
 import { isDNS1123Subdomain } from '../../validation/names';
 import { formatValue } from '../../status/field-errors';
 import { AuditConfigError } from './config-error';
@@ -65,18 +67,26 @@ export function loadAuditPolicy(path: string): AuditPolicy {
   } catch (error) {
     throw fail(`failed to read file: ${(error as Error).message}`);
   }
-  let document: unknown;
+  let reading: GoYamlReading;
   try {
-    document = readGoYamlText(text).value;
+    reading = readGoYamlText(text);
   } catch (error) {
     if (!(error instanceof GoYamlConversionError)) throw error;
     throw fail(`failed decoding: ${error.message}`);
   }
-  if (!isObject(document)) throw fail('failed decoding: not an object');
-  if (document.kind !== 'Policy' || document.apiVersion !== POLICY_VERSION) {
+  const found = reading.value;
+  if (!isObject(found)) throw fail('failed decoding: not an object');
+  if (found.kind !== 'Policy' || found.apiVersion !== POLICY_VERSION) {
     throw fail(
-      `failed decoding: no kind ${JSON.stringify(document.kind)} is registered for version ${JSON.stringify(document.apiVersion)}`,
+      `failed decoding: no kind ${JSON.stringify(found.kind)} is registered for version ${JSON.stringify(found.apiVersion)}`,
     );
+  }
+  let document: Fields;
+  try {
+    document = decodeConfigValue(reading, { definitions: POLICY_TYPES, root: POLICY_ROOT, strict: false }) as Fields;
+  } catch (error) {
+    if (!(error instanceof GoYamlConversionError)) throw error;
+    throw fail(`failed decoding: ${error.message}`);
   }
   const problems: string[] = [];
   const policyOmitStages = stagesOf(document.omitStages, 'omitStages', problems);

@@ -19,12 +19,15 @@ const config = (groups: string) =>
 
 test('claim mappings may use the 1.34 list extension', () => {
   expect(() =>
-    parseAuthenticationConfig(config('claims.roles.map(r, string(r)).sort()'), { serviceAccountIssuers: [] }),
+    parseAuthenticationConfig(config('claims.roles.map(r, string(r)).sort()'), {
+      path: 'authn.yaml',
+      serviceAccountIssuers: [],
+    }),
   ).not.toThrow();
 });
 
 test('what no environment has is still refused', () => {
-  expect(() => parseAuthenticationConfig(config('claims.roles.shuffle()'), { serviceAccountIssuers: [] })).toThrow(
-    /compilation failed/,
-  );
+  expect(() =>
+    parseAuthenticationConfig(config('claims.roles.shuffle()'), { path: 'authn.yaml', serviceAccountIssuers: [] }),
+  ).toThrow(/compilation failed/);
 });

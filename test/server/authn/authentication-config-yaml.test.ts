@@ -1,8 +1,8 @@
 /**
  * An AuthenticationConfiguration is read as the reference's strict decoder reads it, through
  * sigs.k8s.io/yaml: each case of fixtures/authentication-config-yaml.reference.json was given
- * to kube-apiserver v1.34.4 as --authentication-config. Its refusal at start, past the words
- * naming the file, is what parseAuthenticationConfig says; a file it started with is read here
+ * to kube-apiserver v1.34.4 as --authentication-config. Its refusal at start, the whole line
+ * with the file's path, is what parseAuthenticationConfig says; a file it started with is read here
  * as the reference reads it (`enabled: yes` true).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,14 +26,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test.each(CASES.map((recorded) => [recorded.name, recorded] as const))('%s', (_, recorded) => {
   const path = writeRecordedCase(dir, recorded);
-  const read = () => parseAuthenticationConfig(readFileSync(path, 'utf8'), { serviceAccountIssuers: [] });
+  const read = () => parseAuthenticationConfig(readFileSync(path, 'utf8'), { path, serviceAccountIssuers: [] });
   if (recorded.refusal === null) {
     expect(READINGS[recorded.name]).toBeDefined();
     expect(read()).toMatchObject(READINGS[recorded.name] as object);
   } else
     expect(read).toThrow(
       readerRefusal(recorded.refusal, {
-        prefix: `failed to load authentication configuration from file "{FILE}": `,
+        prefix: '',
         path,
         dir,
       }),

@@ -3,6 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
+import { recordedConfigCases, writeRecordedCase } from '../../helpers/recorded-config-cases';
+
+/** Files kube-apiserver v1.34.4 refused as --authorization-config, with the whole error it exited with. */
+const STARTUP_CASES = recordedConfigCases(join(__dirname, 'fixtures', 'authorization-startup.reference.json'));
 
 jest.setTimeout(60_000);
 
@@ -28,15 +32,16 @@ describe('authorization start-up failures', () => {
     );
   });
 
-  it('an authorization configuration that does not validate', async () => {
-    writeFileSync(
-      join(dir, 'bad.yaml'),
-      'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}, {type: RBAC, name: again}]\n',
-    );
-    const bad = await start(`--authorization-config=${join(dir, 'bad.yaml')}`);
-    expect(bad.code).toBe(2);
-    expect(bad.lastLine).toContain('invalid authorization configuration: authorizers[1].type: Duplicate value: "RBAC"');
-  });
+  // Each recorded file's refusal is the whole line the reference exits with, nothing added.
+  it.each(STARTUP_CASES.map((recorded) => [recorded.name, recorded] as const))(
+    'a configuration file refused: %s',
+    async (_, recorded) => {
+      const path = writeRecordedCase(dir, recorded);
+      const result = await start(`--authorization-config=${path}`);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`capstan: ${String(recorded.refusal).replaceAll('{FILE}', path)}\n`);
+    },
+  );
 
   it('an ABAC policy line that does not parse', async () => {
     writeFileSync(

@@ -5,8 +5,8 @@
  * yaml.v2 resolves a plain (unquoted, untagged) scalar by YAML 1.1's rules as Go parses them:
  * `yes`, `on`, `y` are true; `~` and the empty scalar are null; `010` is octal, `0b1` binary and
  * underscores are dropped from numbers (the YAML library's 1.1 schema differs: it reads `1:20`
- * as sexagesimal and `2001-12-14` as a date, which yaml.v2 keeps as text). The library parses;
- * one scalar tag of ours resolves plain scalars, and the decoding below is yaml.v2's: `<<`
+ * as sexagesimal and `2001-12-14` as a date, which yaml.v2 keeps as text). The library parses
+ * with every scalar as text; the decoding below resolves plain ones and is yaml.v2's: `<<`
  * merges, aliases under its bound, keys set again (strict decoding's errors). Then, as
  * sigs.k8s.io/yaml does, keys become names (an int in decimal, a float as Go's 32-bit `%g`, a
  * bool as `true`/`false`), and null or uint64 keys, collections as keys and infinite or NaN
@@ -131,13 +131,6 @@ function jsonValueOf(scalar: GoYamlScalar): unknown {
   }
 }
 
-const GO_PLAIN_SCALAR: ScalarTag = {
-  tag: 'tag:yaml.org,2002:go-plain',
-  default: true,
-  test: MAY_RESOLVE,
-  resolve: (text) => jsonValueOf(resolvePlainScalar(text)),
-};
-
 /** `!!binary`: yaml.v2 decodes the base64 into a Go string of those bytes, which JSON carries as UTF-8 text. */
 const BINARY_AS_TEXT: ScalarTag = {
   tag: 'tag:yaml.org,2002:binary',
@@ -156,7 +149,7 @@ export function parseGoYaml(text: string): GoYamlText {
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, {
     schema: 'failsafe',
-    customTags: [GO_PLAIN_SCALAR, BINARY_AS_TEXT],
+    customTags: [BINARY_AS_TEXT],
     merge: false,
     uniqueKeys: false,
     lineCounter: lines,
@@ -334,10 +327,17 @@ function jsonKeyOf(key: GoYamlScalar, value: GoYamlValue): string {
   }
 }
 
-/** The JSON value of a decoded value, members in the byte order Go's encoding/json writes them in. */
-function jsonOf(value: GoYamlValue): unknown {
-  if (Array.isArray(value)) return value.map(jsonOf);
-  if (!(value instanceof Map)) return jsonValueOf(value);
+/**
+ * The JSON value of a decoded value, members in the byte order Go's encoding/json writes them
+ * in; each infinite or NaN number, which that encoder refuses, is added to `unsupported` in the
+ * order it meets them.
+ */
+function jsonOf(value: GoYamlValue, unsupported: number[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => jsonOf(item, unsupported));
+  if (!(value instanceof Map)) {
+    if (value.kind === 'float' && !Number.isFinite(value.value)) unsupported.push(value.value);
+    return jsonValueOf(value);
+  }
   const members = [...value.values()]
     .map(({ key, value: member }) => [jsonKeyOf(key, member), member] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -345,28 +345,12 @@ function jsonOf(value: GoYamlValue): unknown {
   // A defined property: `__proto__` is a member name like any other here.
   for (const [name, member] of members)
     Object.defineProperty(object, name, {
-      value: jsonOf(member),
+      value: jsonOf(member, unsupported),
       enumerable: true,
       writable: true,
       configurable: true,
     });
   return object;
-}
-
-/** The first infinite or NaN number in the order Go's encoding/json meets it (members sorted). */
-function unsupportedNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : value;
-  if (typeof value !== 'object' || value === null || value instanceof NumberLiteral) return undefined;
-  const members = Array.isArray(value)
-    ? value
-    : Object.keys(value)
-        .sort()
-        .map((key) => (value as Record<string, unknown>)[key]);
-  for (const member of members) {
-    const found = unsupportedNumber(member);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 export interface GoYamlReading {
@@ -390,10 +374,11 @@ export function goYamlToJSON(document: Document.Parsed, lines: LineCounter): GoY
   });
   if (document.errors.length > 0) throw new GoYamlSyntaxError(document.errors[0]);
   const decoder = new GoYamlDecoder(document, lines);
-  const value = jsonOf(decoder.value(document.contents));
-  const unsupported = unsupportedNumber(value);
-  if (unsupported !== undefined)
-    throw new GoYamlConversionError(`json: unsupported value: ${goFormatFloat(unsupported, 64)}`);
+  // Every key is converted (and may be refused) before the encoder meets a number it refuses.
+  const unsupported: number[] = [];
+  const value = jsonOf(decoder.value(document.contents), unsupported);
+  if (unsupported.length > 0)
+    throw new GoYamlConversionError(`json: unsupported value: ${goFormatFloat(unsupported[0], 64)}`);
   return { value, repeatedKeys: decoder.repeatedKeys };
 }
 

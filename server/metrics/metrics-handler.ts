@@ -35,7 +35,9 @@ export function metricsHandler(endpoint: MetricsEndpoint): RequestHandler {
       return;
     }
     scrape().then((text) => {
-      res.setHeader('Content-Type', endpoint.registry.contentType);
+      // The reference's Prometheus library names how metric names were escaped to fit the text
+      // format; capstan's names need none, which is what `underscores` says.
+      res.setHeader('Content-Type', `${endpoint.registry.contentType}; escaping=underscores`);
       res.end(text);
     }, next);
   };

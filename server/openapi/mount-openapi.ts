@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import type { IRouter, Request, Response } from 'express';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
-import { StatusError } from '../status/status-error';
 import { parseAccept, rangeMatchesType } from '../codec/media-type';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
 import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
@@ -130,9 +129,10 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   );
 
   // Routes of the reference's mux: any method is served as GET is.
-  app.all('/openapi/v3', (request, response) => {
-    if (!acceptsJson(request)) return sendNotAcceptable(response);
-    response.status(200).setHeader('Content-Type', JSON_TYPE);
+  // The reference serves the index whatever the request accepts, without a type of its own:
+  // Go's content sniffing names it text/plain.
+  app.all('/openapi/v3', (_request, response) => {
+    response.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8');
     response.end(v3Root());
   });
 
@@ -175,22 +175,33 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   });
 }
 
-/** JSON, plainly: a range asking for a particular kind (`as=...`) is some other representation. */
-function acceptsJson(request: Request): boolean {
-  return parseAccept(request.headers.accept).some(
-    (range) => rangeMatchesType(range, 'application', 'json') && range.parameters.as === undefined,
-  );
-}
-
-/** The first Accept clause (best first) naming JSON or gnostic protobuf wins; `*\/*` is JSON. */
-function openAPIV2Form(request: Request): 'json' | 'protobuf' | undefined {
+/**
+ * The OpenAPI handlers' negotiation (kube-openapi's): the first Accept clause, best first,
+ * that names one of the forms by type and subtype, wildcards allowed, case as sent; the
+ * clause's parameters are not looked at.
+ */
+function acceptedForm<Form extends string>(
+  request: Request,
+  forms: ReadonlyArray<{ readonly form: Form; readonly subtype: string }>,
+): Form | undefined {
   for (const range of parseAccept(request.headers.accept)) {
-    if (range.parameters.as !== undefined) continue;
-    if (rangeMatchesType(range, 'application', 'json')) return 'json';
-    if (OPENAPI_V2_PROTOBUF_SUBTYPES.some((subtype) => rangeMatchesType(range, 'application', subtype)))
-      return 'protobuf';
+    const accepted = forms.find(({ subtype }) => rangeMatchesType(range, 'application', subtype));
+    if (accepted !== undefined) return accepted.form;
   }
   return undefined;
+}
+
+function acceptsJson(request: Request): boolean {
+  return acceptedForm(request, [{ form: 'json', subtype: 'json' }]) !== undefined;
+}
+
+const OPENAPI_V2_FORMS = [
+  { form: 'json' as const, subtype: 'json' },
+  ...OPENAPI_V2_PROTOBUF_SUBTYPES.map((subtype) => ({ form: 'protobuf' as const, subtype })),
+];
+
+function openAPIV2Form(request: Request): 'json' | 'protobuf' | undefined {
+  return acceptedForm(request, OPENAPI_V2_FORMS);
 }
 
 function sendWithETag(request: Request, response: Response, document: EncodedDocument, contentType = JSON_TYPE): void {
@@ -204,12 +215,7 @@ function sendWithETag(request: Request, response: Response, document: EncodedDoc
   response.end(document.body);
 }
 
+/** kube-openapi's refusal: the status alone, no body. */
 function sendNotAcceptable(response: Response): void {
-  const error = new StatusError({
-    code: 406,
-    reason: 'NotAcceptable',
-    message: `only the following media types are accepted: ${JSON_TYPE}`,
-  });
-  response.status(406).setHeader('Content-Type', JSON_TYPE);
-  response.end(JSON.stringify(error.status));
+  response.status(406).end();
 }

@@ -46,9 +46,12 @@ import type { RequestInfo } from './request/request-info';
 import { setUpAudit, type Audit } from './audit-setup';
 import { readSniCertificates, servingTlsSettings, sniSelection } from './pki/serving-tls';
 import type { FlowControl } from './flowcontrol/flow-control';
+import { restfulRouteRefusal, type RestfulRoute } from './codec/route-accept';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
+
+const VERSION_ROUTE: RestfulRoute = { consumes: ['application/json'], produces: ['application/json'] };
 
 /**
  * The request line and headers may take 1 MiB, the reference's MaxHeaderBytes (a 70 KB label
@@ -218,9 +221,17 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   };
   const healthcheckMetrics = createHealthcheckMetrics();
   app.use(healthHandler(health, healthcheckMetrics.observe));
-  // A go-restful route in the reference: every other method (HEAD too) is refused.
+  // A go-restful route in the reference: every other method (HEAD too) is refused, and it
+  // consumes and produces JSON alone.
   const version = versionHandler();
-  app.all('/version', (req, res, next) => (req.method === 'GET' ? version(req, res, next) : next(methodNotAllowed())));
+  app.all('/version', (req, res, next) => {
+    if (req.method !== 'GET') return next(methodNotAllowed());
+    const refusal = restfulRouteRefusal(
+      { method: req.method, contentType: req.headers['content-type'], accept: req.headers.accept },
+      VERSION_ROUTE,
+    );
+    return refusal ? next(refusal) : version(req, res, next);
+  });
   // The reference installs both with reset when profiling is on.
   app.use(
     metricsHandler({

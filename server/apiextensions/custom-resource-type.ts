@@ -236,6 +236,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     },
     definitions: customResourceDefinitions(crd),
     protobuf: false,
+    custom: true,
     storageVersionHashUngated: true,
     ...(convert ? { convert } : {}),
     ...(readDefaults ? { readDefaults } : {}),

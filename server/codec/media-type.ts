@@ -16,11 +16,11 @@ import type { StatusError } from '../status/status-error';
 import type { QueryParameters } from '../request/query';
 
 export interface MediaRange {
-  /** Lowercased, `*` allowed. */
+  /** `*` allowed; lowercased in a `Content-Type`, as sent in an `Accept` range. */
   readonly type: string;
-  /** Lowercased, `*` allowed. */
+  /** `*` allowed; lowercased in a `Content-Type`, as sent in an `Accept` range. */
   readonly subtype: string;
-  /** Parameters other than `q`; names lowercased, values as sent (unquoted). */
+  /** Parameters other than `q`, values as sent (unquoted); names cased as the type is. */
   readonly parameters: Readonly<Record<string, string>>;
   /** Weight from `q`, 1 when absent. */
   readonly quality: number;
@@ -54,8 +54,11 @@ export function parseAccept(header: string | undefined): readonly MediaRange[] {
 const ANY_MEDIA_RANGE: readonly MediaRange[] = [{ type: '*', subtype: '*', parameters: {}, quality: 1 }];
 
 function parseAcceptRanges(header: string): MediaRange[] {
+  // The reference's Accept parser (goautoneg) keeps the client's case, and its negotiation
+  // compares types exactly: `APPLICATION/JSON` is a 406 there, unlike a Content-Type of that
+  // spelling, which Go's mime package lowercases.
   const ranges = splitOutsideQuotes(header, ',')
-    .map(parseMediaRange)
+    .map((text) => parseMediaRange(text, { lowercase: false }))
     // The reference orders by weight but drops no range, not even `q=0`.
     .filter((range): range is MediaRange => range !== undefined);
   // Array.prototype.sort is stable: equal ranges keep the client's order.
@@ -79,19 +82,17 @@ export function rangeMatchesType(range: MediaRange, type: string, subtype: strin
 
 /** The media type of a `Content-Type` header with its parameters; undefined when malformed. */
 export function parseMediaType(header: string): MediaRange | undefined {
-  return parseMediaRange(header);
+  return parseMediaRange(header, { lowercase: true });
 }
 
-function parseMediaRange(text: string): MediaRange | undefined {
+function parseMediaRange(text: string, options: { lowercase: boolean }): MediaRange | undefined {
+  const cased = (value: string) => (options.lowercase ? value.toLowerCase() : value);
   const [fullType, ...parameterTexts] = splitOutsideQuotes(text, ';');
   if (fullType === undefined) return undefined;
   const slash = fullType.indexOf('/');
   if (slash <= 0 || slash === fullType.length - 1) return undefined;
-  const type = fullType.slice(0, slash).trim().toLowerCase();
-  const subtype = fullType
-    .slice(slash + 1)
-    .trim()
-    .toLowerCase();
+  const type = cased(fullType.slice(0, slash).trim());
+  const subtype = cased(fullType.slice(slash + 1).trim());
   if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) return undefined;
 
   const parameters: Record<string, string> = {};
@@ -99,7 +100,7 @@ function parseMediaRange(text: string): MediaRange | undefined {
   for (const parameterText of parameterTexts) {
     const equals = parameterText.indexOf('=');
     if (equals <= 0) continue;
-    const name = parameterText.slice(0, equals).trim().toLowerCase();
+    const name = cased(parameterText.slice(0, equals).trim());
     const value = unquote(parameterText.slice(equals + 1).trim());
     if (name === 'q') {
       // A weight that does not parse counts as 0, as the reference's parser takes it.
@@ -198,6 +199,24 @@ export function serializersFor(options: { protobuf: boolean; cbor: boolean }): S
   return formats.map((format) => SERIALIZERS[format]);
 }
 
+/**
+ * The media types a route of the reference declares it produces, in its order: each
+ * serializer's, then (for the routes that also watch) each stream's.
+ */
+export function producedMediaTypes(serializers: readonly SerializerInfo[], options: { streams: boolean }): string[] {
+  const mediaTypes = serializers.map((serializer) => serializer.mediaType);
+  return options.streams ? [...mediaTypes, ...streamMediaTypes(serializers)] : mediaTypes;
+}
+
+/** The watch streams' media types as the reference names them; CBOR's is `application/cbor-seq`. */
+function streamMediaTypes(serializers: readonly SerializerInfo[]): string[] {
+  return serializers
+    .filter((serializer) => serializer.streamMediaType !== undefined)
+    .map((serializer) =>
+      serializer.format === 'cbor' ? serializer.streamMediaType! : `${serializer.mediaType};stream=watch`,
+    );
+}
+
 /** A kind the client asked the answer to be converted to (`as`, `g`, `v`). */
 export interface Transform {
   readonly group: string;
@@ -269,11 +288,7 @@ export function negotiateOutput(options: NegotiateOptions): Negotiated {
 
 function notAcceptableFor(options: NegotiateOptions): StatusError {
   if (!options.watch) return notAcceptable(options.serializers.map((serializer) => serializer.mediaType));
-  return notAcceptable(
-    options.serializers
-      .filter((serializer) => serializer.streamMediaType !== undefined)
-      .map((serializer) => `${serializer.mediaType};stream=watch`),
-  );
+  return notAcceptable(streamMediaTypes(options.serializers));
 }
 
 function chooseOutput(options: NegotiateOptions): Negotiated | undefined {

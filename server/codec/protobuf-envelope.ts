@@ -67,9 +67,9 @@ interface SizedEnvelope {
   readonly length: number;
 }
 
-function sizeEnvelope(object: JsonObject): SizedEnvelope {
+function sizeEnvelope(object: JsonObject, messageName?: string): SizedEnvelope {
   const typeMeta = typeMetaOf(object);
-  const encoder = messageEncoder(requireMessageName(typeMeta.apiVersion, typeMeta.kind));
+  const encoder = messageEncoder(messageName ?? requireMessageName(typeMeta.apiVersion, typeMeta.kind));
   const rawSize = encoder.size(object);
   const head = envelopeHead(typeMeta, rawSize);
   return { object, encoder, head, rawSize, length: head.length + rawSize + UNKNOWN_TRAILER.length };
@@ -82,9 +82,12 @@ function writeEnvelope(envelope: SizedEnvelope, target: Buffer, offset: number):
   UNKNOWN_TRAILER.copy(target, rawEnd);
 }
 
-/** An object (its `apiVersion` and `kind` name the message) in the magic-prefixed envelope. */
-export function encodeEnvelope(object: JsonObject): Buffer {
-  const envelope = sizeEnvelope(object);
+/**
+ * An object in the magic-prefixed envelope. Its `apiVersion` and `kind` name the message, but
+ * where the reference leaves the apiVersion out (`/api`'s APIVersions), which the caller names.
+ */
+export function encodeEnvelope(object: JsonObject, messageName?: string): Buffer {
+  const envelope = sizeEnvelope(object, messageName);
   const target = Buffer.allocUnsafe(envelope.length);
   writeEnvelope(envelope, target, 0);
   return target;

@@ -21,7 +21,8 @@
  * create) or with one of a pair of fields its conversion keeps in step (a node's `podCIDR`
  * without `podCIDRs`) reads the same through both servers.
  */
-import { parse as parseYaml, stringify as yamlStringify } from 'yaml';
+import { parse as parseYaml } from 'yaml';
+import { goStyleYaml } from './go-style-yaml';
 import type { ValueCodec } from '../../storage/objects/codec';
 import type { StorageMediaType } from '../config/storage-media-type';
 import type { KubeObject } from '../../api/objects';
@@ -88,7 +89,7 @@ function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
     case PROTOBUF_MEDIA_TYPE:
       return encodeEnvelope(object as unknown as JsonObject);
     case YAML_MEDIA_TYPE:
-      return Buffer.from(yamlStringify(object));
+      return Buffer.from(goStyleYaml(object));
     case JSON_MEDIA_TYPE:
       return goJson(object);
   }

@@ -76,14 +76,20 @@ function groupEntry(group: ServedGroup): APIGroupDiscovery {
 }
 
 function resourceEntry({ type }: ServedResource, groupVersion: ServedGroupVersion): APIResourceDiscovery {
+  // The reference's installer copies the unaggregated list's group and version, which are empty
+  // for a kind of the resource's own group version; its apiextensions server names them.
+  const responseKind = (kind: GroupVersionKind): GroupVersionKind =>
+    type.custom || kind.group !== groupVersion.group || kind.version !== groupVersion.version
+      ? kind
+      : { group: '', version: '', kind: kind.kind };
   const subresources = servedSubresources(type, groupVersion).map((subresource) => ({
     subresource: subresource.name,
-    responseKind: subresource.responseKind,
+    responseKind: responseKind(subresource.responseKind),
     verbs: subresource.verbs,
   }));
   return {
     resource: type.resource,
-    responseKind: { group: groupVersion.group, version: groupVersion.version, kind: type.kind },
+    responseKind: responseKind({ group: groupVersion.group, version: groupVersion.version, kind: type.kind }),
     scope: type.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: type.singular,
     verbs: [...type.verbs].sort(),

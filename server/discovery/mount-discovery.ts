@@ -1,19 +1,29 @@
 /**
  * HTTP handlers for discovery: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`.
  *
- * `/api` and `/apis` answer with the aggregated document when the client's `Accept` asks for
- * `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` (or v2beta1, while the
- * AggregatedDiscoveryRemoveBetaType gate is off; on, as by default, such a range is passed
- * over like any other the server does not serve), with an
+ * `/api` and `/apis` answer with the aggregated document when a range of the client's `Accept`
+ * asks for it (`application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`, or YAML
+ * or protobuf so; v2beta1 too while the AggregatedDiscoveryRemoveBetaType gate is off), with an
  * ETag and 304 on `If-None-Match` as the reference does; otherwise, and on the other paths, with
- * the unaggregated documents. Documents are built at first use and rebuilt when the registry changes.
+ * the unaggregated documents, in JSON, YAML or protobuf as negotiated. Documents are built at
+ * first use and rebuilt when the registry changes.
  */
 import { createHash } from 'node:crypto';
 import type { IRouter, NextFunction, Request, Response } from 'express';
 import type { ResourceRegistry } from '../registry/types';
-import { StatusError } from '../status/status-error';
 import { methodNotAllowed } from '../status/catalogue';
-import { parseAccept, rangeMatchesType } from '../codec/media-type';
+import {
+  negotiateOutput,
+  NO_TRANSFORMS,
+  parseAccept,
+  producedMediaTypes,
+  rangeMatchesType,
+  serializersFor,
+  type Negotiated,
+  type SerializerInfo,
+} from '../codec/media-type';
+import { restfulRouteRefusal, type RestfulRoute } from '../codec/route-accept';
+import { encodeNegotiated } from '../responsewriters/respond';
 import { aggregatedDiscoveryDocument, type AggregatedDiscoveryVersion } from './aggregated-documents';
 import {
   apiGroupDocument,
@@ -43,54 +53,73 @@ export interface DiscoveryOptions {
   readonly featureEnabled?: (gate: string) => boolean;
 }
 
-const JSON_TYPE = 'application/json';
 const AGGREGATED_GROUP = 'apidiscovery.k8s.io';
 const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 const AGGREGATED_VERSIONS: readonly AggregatedDiscoveryVersion[] = ['v2', 'v2beta1'];
 /** What the reference serves while AggregatedDiscoveryRemoveBetaType is on. */
 const AGGREGATED_VERSIONS_WITHOUT_BETA: readonly AggregatedDiscoveryVersion[] = ['v2'];
+/**
+ * The unaggregated documents' protobuf messages, by kind: `/api`'s and `/api/v1`'s name no
+ * apiVersion (nor does the reference's envelope), so the route names the message.
+ */
+const META_MESSAGE_PREFIX = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
+
+/** Discovery documents are served in JSON, YAML and protobuf, as the reference's are. */
+const DISCOVERY_SERIALIZERS = serializersFor({ protobuf: true, cbor: false });
+/** The go-restful routes among them (`/api`, a built-in `/api[s]/<group>/<version>`). */
+const DISCOVERY_ROUTE: RestfulRoute = {
+  consumes: producedMediaTypes(DISCOVERY_SERIALIZERS, { streams: false }),
+  produces: producedMediaTypes(DISCOVERY_SERIALIZERS, { streams: false }),
+};
 
 /** What a discovery request's `Accept` chose. */
 export type DiscoveryRepresentation =
   | { readonly form: 'legacy' }
-  | { readonly form: 'aggregated'; readonly version: AggregatedDiscoveryVersion }
-  | { readonly form: 'none' };
+  | { readonly form: 'aggregated'; readonly version: AggregatedDiscoveryVersion; readonly serializer: SerializerInfo };
 
 /**
- * The representation to answer with: the first acceptable range, best weight first. A range
- * asks for the aggregated form only by naming its group, version and kind, in one of
- * `aggregatedVersions` (none: the path serves no aggregated form); a JSON range with other
- * `as` parameters (a Table, say) is not acceptable here, nor is any non-JSON type.
+ * Aggregated when some range asks for it, whatever ranges come before: the first range, best
+ * weight first, naming its group, kind and one of `aggregatedVersions` (none: the path serves no
+ * aggregated form) in a type discovery is served in. Otherwise the unaggregated documents,
+ * negotiated as any answer without transforms (`legacyNegotiated`).
  */
 export function chooseDiscoveryRepresentation(options: {
   accept: string | undefined;
   aggregatedVersions: readonly AggregatedDiscoveryVersion[];
 }): DiscoveryRepresentation {
   for (const range of parseAccept(options.accept)) {
-    if (!rangeMatchesType(range, 'application', 'json')) continue;
-    const { as, g, v } = range.parameters;
-    if (as === undefined && g === undefined && v === undefined) return { form: 'legacy' };
+    const { as, g, v, stream } = range.parameters;
+    if (as !== AGGREGATED_KIND || g !== AGGREGATED_GROUP) continue;
     const version = options.aggregatedVersions.find((candidate) => candidate === v);
-    if (as === AGGREGATED_KIND && g === AGGREGATED_GROUP && version) {
-      return { form: 'aggregated', version };
-    }
+    if (version === undefined || (stream !== undefined && stream !== '' && stream !== 'watch')) continue;
+    const serializer = DISCOVERY_SERIALIZERS.find((candidate) =>
+      rangeMatchesType(range, candidate.type, candidate.subtype),
+    );
+    if (serializer !== undefined) return { form: 'aggregated', version, serializer };
   }
-  return { form: 'none' };
+  return { form: 'legacy' };
 }
 
-export function aggregatedContentType(version: AggregatedDiscoveryVersion): string {
-  return `${JSON_TYPE};g=${AGGREGATED_GROUP};v=${version};as=${AGGREGATED_KIND}`;
+/** The unaggregated documents' form; throws the reference's 406 when no range fits. */
+function legacyNegotiated(accept: string | undefined): Negotiated {
+  return negotiateOutput({ accept, serializers: DISCOVERY_SERIALIZERS, restrictions: NO_TRANSFORMS });
+}
+
+export function aggregatedContentType(version: AggregatedDiscoveryVersion, mediaType = 'application/json'): string {
+  return `${mediaType};g=${AGGREGATED_GROUP};v=${version};as=${AGGREGATED_KIND}`;
 }
 
 interface EncodedDocument {
+  readonly document: object;
+  /** Its JSON, the form asked for most. */
   readonly body: string;
-  /** Unquoted: uppercase hex SHA-512 of the body, as the reference computes it. */
+  /** Unquoted: uppercase hex SHA-512 of the JSON, as the reference computes it for every form. */
   readonly hash: string;
 }
 
-function encode(document: unknown): EncodedDocument {
+function encode(document: object): EncodedDocument {
   const body = JSON.stringify(document);
-  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+  return { document, body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
 export interface MountedDiscovery {
@@ -137,65 +166,73 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     registry,
     () => {
       const document = apiGroupListDocument(groups());
-      return JSON.stringify({ ...document, groups: mergeGroupList(document.groups, extensionGroups()) });
+      return { ...document, groups: mergeGroupList(document.groups, extensionGroups()) };
     },
     extensionsRevision,
   );
 
-  // `/api`, `/api/<version>` and a served `/apis/<group>/<version>` are the reference's go-restful
-  // routes, which refuse every other method (HEAD too); `/apis` and `/apis/<group>` are routes of
-  // its mux, which serves any method alike.
+  // `/api`, `/api/<version>` and a built-in `/apis/<group>/<version>` are the reference's
+  // go-restful routes, which refuse every other method (HEAD too) and check the request's media
+  // types first; `/apis`, `/apis/<group>` and a custom resource's group version are routes of
+  // its mux, which serves any method alike. `/api` and `/apis` pass the aggregated form by.
   app.all('/api', (request, response, next) => {
     if (request.method !== 'GET') return next(methodNotAllowed());
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
-      sendAggregated(request, response, representation.version, aggregated().api[representation.version]!);
-    } else if (representation.form === 'legacy') {
-      const core = groups().find((group) => group.name === '');
-      const serverAddress = options.serverAddress ?? localAddressOf(request);
-      sendJson(response, JSON.stringify(apiVersionsDocument({ core, serverAddress })));
-    } else {
-      sendNotAcceptable(response, aggregatedVersions);
+      return sendAggregated(request, response, representation, aggregated().api[representation.version]!);
     }
+    const core = groups().find((group) => group.name === '');
+    const serverAddress = options.serverAddress ?? localAddressOf(request);
+    sendLegacy(request, response, next, {
+      restful: true,
+      kind: 'APIVersions',
+      document: () => apiVersionsDocument({ core, serverAddress }),
+    });
   });
 
-  app.all('/apis', (request, response) => {
+  app.all('/apis', (request, response, next) => {
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
-      sendAggregated(request, response, representation.version, aggregated().apis[representation.version]!);
-    } else if (representation.form === 'legacy') {
-      sendJson(response, groupList());
-    } else {
-      sendNotAcceptable(response, aggregatedVersions);
+      return sendAggregated(request, response, representation, aggregated().apis[representation.version]!);
     }
+    sendLegacy(request, response, next, { restful: false, kind: 'APIGroupList', document: groupList });
   });
 
   app.all('/api/:version', (request, response, next) => {
-    serveLegacy(request, response, next, 'GET', () => {
-      const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
-      return groupVersion && apiResourceListDocument(groupVersion, { storageVersionHashes });
+    const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
+    if (groupVersion === undefined) return next();
+    if (request.method !== 'GET') return next(methodNotAllowed());
+    sendLegacy(request, response, next, {
+      restful: true,
+      kind: 'APIResourceList',
+      document: () => apiResourceListDocument(groupVersion, { storageVersionHashes }),
     });
   });
 
   app.all('/apis/:group', (request, response, next) => {
-    serveLegacy(request, response, next, 'any', () => {
-      const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
-      if (group !== undefined) return apiGroupDocument(group);
-      const extension = extensionGroups().find((candidate) => candidate.name === request.params.group);
-      return extension && { kind: 'APIGroup', apiVersion: 'v1', ...extensionAPIGroup(extension) };
+    const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
+    const extension =
+      group === undefined ? extensionGroups().find((candidate) => candidate.name === request.params.group) : undefined;
+    if (group === undefined && extension === undefined) return next();
+    sendLegacy(request, response, next, {
+      restful: false,
+      kind: 'APIGroup',
+      document: () =>
+        group !== undefined
+          ? apiGroupDocument(group)
+          : { kind: 'APIGroup', apiVersion: 'v1', ...extensionAPIGroup(extension!) },
     });
   });
 
   app.all('/apis/:group/:version', (request, response, next) => {
-    serveLegacy(request, response, next, 'GET', () => {
-      const groupVersion = findServedGroupVersion(
-        groups(),
-        String(request.params.group),
-        String(request.params.version),
-      );
-      return groupVersion && groupVersion.group !== ''
-        ? apiResourceListDocument(groupVersion, { storageVersionHashes })
-        : undefined;
+    const groupVersion = findServedGroupVersion(groups(), String(request.params.group), String(request.params.version));
+    if (groupVersion === undefined || groupVersion.group === '') return next();
+    if (request.method !== 'GET') return next(methodNotAllowed());
+    sendLegacy(request, response, next, {
+      // A custom resource's group version is served by the reference's apiextensions handler.
+      restful: groupVersion.resources.some(({ type }) => !type.custom),
+      kind: 'APIResourceList',
+      document: () => apiResourceListDocument(groupVersion, { storageVersionHashes }),
     });
   });
   return {
@@ -213,37 +250,38 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
 }
 
 /**
- * Unknown groups and versions fall through to the server's not-found handling; a known one
- * served only to GET refuses other methods.
+ * An unaggregated document in the negotiated form. On a go-restful route the router's checks
+ * of the request's media types come first; a 406 or 415 goes to the chain's error handling,
+ * which writes it in the form `Accept` asks for where it can.
  */
-function serveLegacy(
+function sendLegacy(
   request: Request,
   response: Response,
   next: NextFunction,
-  methods: 'GET' | 'any',
-  build: () => object | undefined,
+  options: { restful: boolean; kind: string; document: () => object },
 ): void {
-  const document = build();
-  if (document === undefined) {
-    next();
-    return;
+  const refusal =
+    options.restful &&
+    restfulRouteRefusal(
+      { method: request.method, contentType: request.headers['content-type'], accept: request.headers.accept },
+      DISCOVERY_ROUTE,
+    );
+  if (refusal) return next(refusal);
+  let negotiated: Negotiated;
+  try {
+    negotiated = legacyNegotiated(request.headers.accept);
+  } catch (error) {
+    return next(error);
   }
-  if (methods === 'GET' && request.method !== 'GET') {
-    next(methodNotAllowed());
-    return;
-  }
-  const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions: [] });
-  if (representation.form === 'none') {
-    sendNotAcceptable(response, []);
-    return;
-  }
-  sendJson(response, JSON.stringify(document));
+  const body = encodeNegotiated(request, negotiated, options.document(), META_MESSAGE_PREFIX + options.kind);
+  response.status(200).setHeader('Content-Type', negotiated.serializer.mediaType);
+  response.end(body);
 }
 
 function sendAggregated(
   request: Request,
   response: Response,
-  version: AggregatedDiscoveryVersion,
+  representation: { version: AggregatedDiscoveryVersion; serializer: SerializerInfo },
   document: EncodedDocument,
 ): void {
   const quotedHash = `"${document.hash}"`;
@@ -254,25 +292,13 @@ function sendAggregated(
     response.status(304).end();
     return;
   }
-  response.status(200).setHeader('Content-Type', aggregatedContentType(version));
-  response.end(document.body);
-}
-
-function sendJson(response: Response, body: string): void {
-  response.status(200).setHeader('Content-Type', JSON_TYPE);
-  response.end(body);
-}
-
-/** The types the path serves: plain JSON, and the aggregated documents it serves. */
-function sendNotAcceptable(response: Response, aggregatedVersions: readonly AggregatedDiscoveryVersion[]): void {
-  const served = [JSON_TYPE, ...aggregatedVersions.map(aggregatedContentType)];
-  const error = new StatusError({
-    code: 406,
-    reason: 'NotAcceptable',
-    message: `only the following media types are accepted: ${served.join(', ')}`,
-  });
-  response.status(406).setHeader('Content-Type', JSON_TYPE);
-  response.end(JSON.stringify(error.status));
+  const { serializer, version } = representation;
+  response.status(200).setHeader('Content-Type', aggregatedContentType(version, serializer.mediaType));
+  response.end(
+    serializer.format === 'json'
+      ? document.body
+      : encodeNegotiated(request, { serializer, pretty: false }, document.document),
+  );
 }
 
 /** `host:port` of the local end of the request's connection, IPv6 in brackets. */

@@ -23,7 +23,9 @@ import { methodNotAllowed } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
-import { negotiateResponse } from '../responsewriters/respond';
+import { negotiateResponse, servedSerializers } from '../responsewriters/respond';
+import { producedMediaTypes } from '../codec/media-type';
+import { restfulRouteRefusal } from '../codec/route-accept';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
 import { getHandler } from './get';
@@ -241,13 +243,24 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       req.resume();
       return next(methodNotAllowed());
     }
+    const produces = routeProduces(type, info, options.representations);
+    const refusal = produces && restfulRouteRefusal({ method: req.method, accept: req.headers.accept }, { produces });
+    if (refusal) {
+      req.resume();
+      return next(refusal);
+    }
     try {
       // The answer's type is agreed before anything happens: a 406 must not follow a write.
-      // A connection (a log, a proxy) answers in its backend's type: nothing to agree on.
-      if (!isConnection(type, info))
-        negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), {
-          watch: info.verb === 'watch',
-        });
+      // A connect subresource (a proxy, exec) answers in its backend's type: nothing to agree
+      // on. A log answers in text but is agreed on as the reference's GET handler does, with
+      // no table form: `text/plain` alone, or a Table, is a 406 there.
+      const connection = isConnection(type, info);
+      if (!connection || Array.isArray(declaredProduces(type, info)))
+        negotiateResponse(
+          { req, res, settings: options.representations },
+          connection ? { ...endpointOfType(type), table: false } : endpointOfType(type),
+          { watch: info.verb === 'watch' },
+        );
     } catch (error) {
       req.resume();
       return next(error);
@@ -263,6 +276,30 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       ),
     );
   };
+}
+
+/**
+ * The media types the reference's route for the request produces, which its router checks
+ * `Accept` against; undefined where no such check happens (custom resources, connect
+ * subresources). The routes that list or watch also produce the watch streams.
+ */
+function routeProduces(
+  type: ResourceType,
+  info: RequestInfo,
+  settings: RepresentationSettings | undefined,
+): readonly string[] | undefined {
+  if (type.custom) return undefined;
+  const declared = declaredProduces(type, info);
+  if (declared === 'anything') return undefined;
+  const serialized = producedMediaTypes(servedSerializers(endpointOfType(type), settings), {
+    streams: info.subresource === '' && (info.verb === 'list' || info.verb === 'watch'),
+  });
+  return declared === undefined ? serialized : [...declared, ...serialized];
+}
+
+/** What the request's subresource declares it produces beyond the serializers' types, if anything. */
+function declaredProduces(type: ResourceType, info: RequestInfo): 'anything' | readonly string[] | undefined {
+  return info.subresource === '' ? undefined : type.handlers?.subresources?.[info.subresource]?.produces;
 }
 
 /** A subresource that streams what a backend answers (its endpoint says so). */

@@ -24,6 +24,12 @@ export interface SubresourceEndpoint {
   /** It streams a backend's answer (pods/log, the proxies, exec): no representation is negotiated for it. */
   readonly connection?: true;
   /**
+   * What the reference's route declares it produces ahead of the serializers' media types, which
+   * its router checks `Accept` against: `text/plain` for pods/log; `anything` (`*\/*`, no
+   * check) for the connect subresources. Absent: the serializers' types alone.
+   */
+  readonly produces?: 'anything' | readonly string[];
+  /**
    * The URL past the subresource is a path it proxies (`pods/x/proxy/a/b`); others end at their
    * name. OPTIONS (verb `options`, which discovery does not list) reaches its `get` handler too,
    * as the reference's proxies pass that method on.

@@ -213,6 +213,13 @@ export interface ResourceType {
    */
   readonly protobuf?: boolean;
   /**
+   * A custom resource: the reference serves it from its apiextensions server rather than the
+   * generic API installer of the built-in kinds. So it has no go-restful routes (no router check
+   * of `Accept`, codec/route-accept.ts), and its aggregated discovery entries name their own
+   * group and version where the installer's leave them empty.
+   */
+  readonly custom?: true;
+  /**
    * Kinds deleted gracefully (Pods): the grace period a deletion gets, from the one it asked for
    * (the reference's CheckGracefulDelete). The object lingers, marked, until the grace is 0.
    */

@@ -7,7 +7,7 @@
  * are made here from the served objects; get and list bodies are gzip-compressed when asked.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as yamlStringify } from 'yaml';
+import { goStyleYaml } from '../codec/go-style-yaml';
 import type { KubeObject } from '../../api/objects';
 import { StatusError, type Status } from '../status/status-error';
 import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
@@ -55,6 +55,11 @@ function serializers(endpoint: Endpoint | undefined, settings: RepresentationSet
   return serializersFor({ protobuf: endpoint?.protobuf ?? true, cbor: settings.cbor });
 }
 
+/** The serializers a resource endpoint answers in, in the reference's order. */
+export function servedSerializers(endpoint: Endpoint, settings: RepresentationSettings | undefined): SerializerInfo[] {
+  return serializers(endpoint, settings ?? DEFAULT_REPRESENTATION_SETTINGS);
+}
+
 function restrictionsOf(endpoint: Endpoint): EndpointRestrictions {
   return { table: endpoint.table, metadata: true };
 }
@@ -77,13 +82,21 @@ function contentTypeOf(negotiated: Negotiated): string {
   return negotiated.serializer.mediaType;
 }
 
-/** A whole value in the negotiated text or binary form. */
-function encodeWhole(req: IncomingMessage, negotiated: Negotiated, value: unknown): Buffer {
+/**
+ * A whole value in the negotiated text or binary form; a protobuf message the value's type
+ * meta does not name is given by `messageName`.
+ */
+export function encodeNegotiated(
+  req: IncomingMessage,
+  negotiated: Negotiated,
+  value: unknown,
+  messageName?: string,
+): Buffer {
   switch (negotiated.serializer.format) {
     case 'protobuf':
-      return encodeEnvelope(value as JsonObject);
+      return encodeEnvelope(value as JsonObject, messageName);
     case 'yaml':
-      return Buffer.from(yamlStringify(value, { sortMapEntries: true }));
+      return Buffer.from(goStyleYaml(value));
     case 'cbor':
       return encodeCbor(value);
     case 'json': {
@@ -169,7 +182,7 @@ export async function writeObject(
     contentType: contentTypeOf(negotiated),
     compress: compressionAllowed(exchange),
   });
-  await body.write(encodeWhole(exchange.req, negotiated, value));
+  await body.write(encodeNegotiated(exchange.req, negotiated, value));
   await body.end();
 }
 
@@ -247,7 +260,7 @@ export async function writeList(
       const { head: tableHead, rows } = tableInParts(tableOptions);
       await writeJsonWithArray(body, { head: tableHead, member: 'rows', values: rows });
     } else {
-      await body.write(encodeWhole(exchange.req, negotiated, tableOf(tableOptions)));
+      await body.write(encodeNegotiated(exchange.req, negotiated, tableOf(tableOptions)));
     }
     await body.end();
     return;
@@ -270,7 +283,7 @@ export async function writeList(
   } else if (streamsJson) {
     await writeJsonWithArray(body, { head: listHead, member: 'items', values: itemsShown });
   } else {
-    await body.write(encodeWhole(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
+    await body.write(encodeNegotiated(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
   }
   await body.end();
 }
@@ -372,5 +385,5 @@ export function encodeStatus(
   if (negotiated === undefined) {
     return { contentType: 'application/json', body: Buffer.from(JSON.stringify(status) + '\n') };
   }
-  return { contentType: contentTypeOf(negotiated), body: encodeWhole(exchange.req, negotiated, status) };
+  return { contentType: contentTypeOf(negotiated), body: encodeNegotiated(exchange.req, negotiated, status) };
 }

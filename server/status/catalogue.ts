@@ -130,6 +130,29 @@ export function notAcceptable(accepted: readonly string[]): StatusError {
   });
 }
 
+/**
+ * No media type a route produces is in the request's `Accept`: the reference's go-restful
+ * router refuses it before any handler runs, in its own words, listing what the route produces.
+ */
+export function notAcceptableByRoute(produces: readonly string[]): StatusError {
+  return new StatusError({
+    code: 406,
+    reason: 'NotAcceptable',
+    message: `406: Not Acceptable\n\nAvailable representations: ${produces.join(', ')}`,
+    details: {},
+  });
+}
+
+/** The request's `Content-Type` is none a route consumes: the go-restful router's refusal. */
+export function unsupportedMediaTypeByRoute(): StatusError {
+  return new StatusError({
+    code: 415,
+    reason: 'UnsupportedMediaType',
+    message: '415: Unsupported Media Type',
+    details: {},
+  });
+}
+
 export function unsupportedMediaType(accepted: readonly string[]): StatusError {
   return new StatusError({
     code: 415,

@@ -23,6 +23,7 @@ function coreOptions(kind: string, handlers: SubresourceEndpoint['handlers']): S
     definition: `io.k8s.api.core.v1.${kind}`,
     handlers,
     connection: true,
+    produces: 'anything',
   };
 }
 
@@ -59,7 +60,13 @@ const SUBRESOURCES: ReadonlyArray<{
         handlers: resizeHandlers,
         featureGate: 'InPlacePodVerticalScaling',
       },
-      log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers, connection: true },
+      log: {
+        kind: POD_KIND,
+        definition: 'io.k8s.api.core.v1.Pod',
+        handlers: connect.podLogHandlers,
+        connection: true,
+        produces: ['text/plain'],
+      },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),
       portforward: coreOptions('PodPortForwardOptions', connect.podPortForwardHandlers),

@@ -37,7 +37,8 @@ export interface CorpusCase extends CorpusRequest {
   /**
    * The reference's HTTP server answers it in plain text before any handler (Go's net/http:
    * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know), or its mux does (a 404
-   * outside the API): capstan must give the same code, 5xx included, and no Status is expected.
+   * outside the API), or its OpenAPI handlers do (a bare 406): capstan must give the same code,
+   * 5xx included, and no Status is expected.
    */
   readonly plainAnswer?: true;
 }
@@ -769,6 +770,69 @@ function rawHead(requestLine: string, headers: readonly string[]): string {
   return [requestLine, ...headers, 'Connection: close', '', ''].join('\r\n');
 }
 
+/**
+ * What each kind of route makes of an `Accept` (and a GET's `Content-Type`): the reference's
+ * go-restful routes (resources, `/api`, a built-in group version, `/version`) check both against
+ * what they declare before negotiating, and case counts; its mux routes (`/apis`, a group) only
+ * negotiate; discovery answers in YAML and protobuf, aggregated or not; the OpenAPI handlers
+ * negotiate on type alone, and `/openapi/v3` not at all.
+ */
+function routeMediaTypeCases(): CorpusCase[] {
+  const aggregated = 'g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+  const paths: [string, string][] = [
+    ['list', '/api/v1/namespaces/corpus/configmaps'],
+    ['get', '/api/v1/namespaces/corpus/configmaps/fixture'],
+    ['status', '/api/v1/namespaces/corpus/pods/fixture/status'],
+    ['scale', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale'],
+    ['log', '/api/v1/namespaces/corpus/pods/fixture/log'],
+    ['api', '/api'],
+    ['api-v1', '/api/v1'],
+    ['apis', '/apis'],
+    ['apis-apps', '/apis/apps'],
+    ['apis-apps-v1', '/apis/apps/v1'],
+    ['version', '/version'],
+    ['openapi-v2', '/openapi/v2'],
+    ['openapi-v3', '/openapi/v3'],
+    ['openapi-v3-apps', '/openapi/v3/apis/apps/v1'],
+  ];
+  const accepts: [string, string][] = [
+    ['type-wildcard', 'application/*'],
+    ['upper-case', 'APPLICATION/JSON'],
+    ['html', 'text/html'],
+    ['html-or-anything', 'text/html, */*'],
+    ['yaml', 'application/yaml'],
+    ['protobuf', 'application/vnd.kubernetes.protobuf'],
+    ['table', 'application/json;as=Table;g=meta.k8s.io;v=v1'],
+    ['json-weight-0', 'application/json;q=0'],
+    ['aggregated-yaml', `application/yaml;${aggregated}`],
+    ['aggregated-protobuf', `application/vnd.kubernetes.protobuf;${aggregated}`],
+    ['aggregated-after-json', `application/json, application/json;${aggregated}`],
+  ];
+  const cases: CorpusCase[] = paths.flatMap(([label, path]) =>
+    accepts.map(([acceptLabel, accept]) => ({
+      id: `parity/route-media/${label}/${acceptLabel}`,
+      method: 'GET',
+      path,
+      headers: { accept },
+      // Reads: nothing may change.
+      collection: '/api/v1/configmaps',
+      ...(label.startsWith('openapi') ? { plainAnswer: true as const } : {}),
+    })),
+  );
+  for (const [label, path] of paths.filter(([label]) =>
+    ['list', 'api', 'apis', 'apis-apps-v1', 'version'].includes(label),
+  )) {
+    cases.push({
+      id: `parity/route-media/${label}/get-with-text-body-type`,
+      method: 'GET',
+      path,
+      headers: { 'content-type': 'text/plain' },
+      collection: '/api/v1/configmaps',
+    });
+  }
+  return cases;
+}
+
 function parityCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const configMaps = '/api/v1/namespaces/corpus/configmaps';
@@ -1321,6 +1385,7 @@ export function corpusCases(): CorpusCase[] {
     ...queryCases(),
     ...patchCases(),
     ...mediaTypeCases(),
+    ...routeMediaTypeCases(),
     ...routingCases(),
     ...parityCases(),
     ...recordedValidationCases(),

@@ -4,7 +4,10 @@
  */
 import { Agent, request as httpsRequest } from 'node:https';
 import { connect } from 'node:tls';
+import { parse as parseYaml } from 'yaml';
 import type { CorpusRequest } from './cases';
+import { decodeObject } from '../../server/codec/protobuf-envelope';
+import { PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from '../../server/codec/media-type';
 
 export interface Credentials {
   readonly ca: Buffer;
@@ -52,8 +55,9 @@ export function sender(baseUrl: string, credentials: Credentials, deadlineMs = D
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             clearTimeout(timer);
-            const body = Buffer.concat(chunks).toString('utf8');
-            resolve({ code: res.statusCode ?? 0, ...statusOf(body), body });
+            const bytes = Buffer.concat(chunks);
+            const body = bytes.toString('utf8');
+            resolve({ code: res.statusCode ?? 0, ...statusOf(decodedBody(bytes, res.headers['content-type'])), body });
           });
           res.on('error', (error) => finish(`response: ${error.message}`));
         });
@@ -71,18 +75,26 @@ export function sender(baseUrl: string, credentials: Credentials, deadlineMs = D
   };
 }
 
-function statusOf(body: string): { reason: string; isStatus: boolean } {
+/** The body as a value: a Status comes in the type the request accepted (JSON, YAML or protobuf). */
+function decodedBody(bytes: Buffer, contentType: string | undefined): unknown {
   try {
-    const parsed = JSON.parse(body) as Record<string, unknown>;
-    const isStatus =
-      parsed.kind === 'Status' &&
-      typeof parsed.status === 'string' &&
-      typeof parsed.code === 'number' &&
-      typeof parsed.reason === 'string';
-    return { reason: typeof parsed.reason === 'string' ? parsed.reason : '', isStatus };
+    if (contentType?.startsWith(PROTOBUF_MEDIA_TYPE)) return decodeObject(bytes);
+    if (contentType?.startsWith(YAML_MEDIA_TYPE)) return parseYaml(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
-    return { reason: '', isStatus: false };
+    return undefined;
   }
+}
+
+function statusOf(body: unknown): { reason: string; isStatus: boolean } {
+  if (typeof body !== 'object' || body === null) return { reason: '', isStatus: false };
+  const parsed = body as Record<string, unknown>;
+  const isStatus =
+    parsed.kind === 'Status' &&
+    typeof parsed.status === 'string' &&
+    typeof parsed.code === 'number' &&
+    typeof parsed.reason === 'string';
+  return { reason: typeof parsed.reason === 'string' ? parsed.reason : '', isStatus };
 }
 
 /**
@@ -133,7 +145,7 @@ function sendRaw(
       const head = headEnd < 0 ? text : text.slice(0, headEnd);
       let body = headEnd < 0 ? '' : text.slice(headEnd + 4);
       if (/\r\ntransfer-encoding: *chunked/i.test(head)) body = dechunked(body);
-      finish({ code: Number(status[1]), ...statusOf(body), body, head });
+      finish({ code: Number(status[1]), ...statusOf(decodedBody(Buffer.from(body), undefined)), body, head });
     });
   });
 }

@@ -25,6 +25,8 @@ export interface HttpResult {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
+  /** The body as it came (a protobuf answer is not text). */
+  readonly bytes: Buffer;
   json<T = unknown>(): T;
 }
 
@@ -109,8 +111,15 @@ export function httpsCall(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
+          const bytes = Buffer.concat(chunks);
+          const body = bytes.toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            bytes,
+            json: <T>() => JSON.parse(body) as T,
+          });
         });
         res.on('error', reject);
       },

@@ -6,6 +6,7 @@
  */
 import type { Application, NextFunction, Request, Response } from 'express';
 import { methodNotAllowed } from '../../status/catalogue';
+import { restfulRouteRefusal } from '../../codec/route-accept';
 import '../../request/request-context';
 import { jwkOf, type VerifyingKey } from './keys';
 import type { ServiceAccountKeySource } from './key-source';
@@ -54,14 +55,21 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): rea
     res.setHeader('Content-Length', bytes.length);
     res.end(bytes);
   };
-  // go-restful routes in the reference: every other method (HEAD too) is refused.
-  app.all(OPENID_CONFIGURATION_PATH, (req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' ? send(res, 'application/json', openIdConfiguration(options)) : next(methodNotAllowed()),
+  // go-restful routes in the reference: every other method (HEAD too) is refused, and so is an
+  // Accept naming neither the document's media type nor `*/*`.
+  const route = (produces: string, body: () => unknown) => (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET') return next(methodNotAllowed());
+    const refusal = restfulRouteRefusal({ method: req.method, accept: req.headers.accept }, { produces: [produces] });
+    if (refusal) return next(refusal);
+    send(res, produces, body());
+  };
+  app.all(
+    OPENID_CONFIGURATION_PATH,
+    route('application/json', () => openIdConfiguration(options)),
   );
-  app.all(JWKS_PATH, (req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET'
-      ? send(res, 'application/jwk-set+json', jwks(options.keys.published()))
-      : next(methodNotAllowed()),
+  app.all(
+    JWKS_PATH,
+    route('application/jwk-set+json', () => jwks(options.keys.published())),
   );
   return [OPENID_CONFIGURATION_PATH, JWKS_PATH];
 }

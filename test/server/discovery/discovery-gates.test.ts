@@ -85,9 +85,11 @@ describe('AggregatedDiscoveryRemoveBetaType', () => {
         kind: 'APIGroupDiscoveryList',
       });
     }
-    // The refusal names what is served (the reference's names its serializer's types instead).
+    // The refusal names the unaggregated documents' types, as the reference's does.
     const refusal = (await (await get('/apis', V2BETA1)).json()) as { message: string };
-    expect(refusal.message).toBe(`only the following media types are accepted: application/json, ${V2}`);
+    expect(refusal.message).toBe(
+      'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
     expect(await answer(await get('/apis', `application/json;q=0.5, ${V2BETA1}`))).toEqual({
       status: 200,
       type: 'application/json',

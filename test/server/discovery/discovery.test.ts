@@ -43,24 +43,51 @@ describe('Accept parsing', () => {
     expect(ranges).toEqual(expected);
   });
 
+  // Recorded from kube-apiserver 1.34.4: a range asking for the aggregated form wins whatever
+  // ranges come before it, in any type discovery is served in; anything else is the
+  // unaggregated documents' negotiation (which may still refuse).
   test.each([
-    ['kubectl asks for v2 first', KUBECTL_ACCEPT, { form: 'aggregated', version: 'v2' }],
-    ['an older client asks for v2beta1', `${V2BETA1},application/json`, { form: 'aggregated', version: 'v2beta1' }],
+    ['kubectl asks for v2 first', KUBECTL_ACCEPT, { form: 'aggregated', version: 'v2', format: 'json' }],
+    [
+      'an older client asks for v2beta1',
+      `${V2BETA1},application/json`,
+      { form: 'aggregated', version: 'v2beta1', format: 'json' },
+    ],
     ['v2beta1 not served: passed over', `${V2BETA1},application/json`, { form: 'legacy' }, ['v2']],
-    ['v2beta1 not served, nothing else acceptable', V2BETA1, { form: 'none' }, ['v2']],
+    ['v2beta1 not served, nothing else asked for', V2BETA1, { form: 'legacy' }, ['v2']],
     ['plain JSON', 'application/json', { form: 'legacy' }],
     ['anything', '*/*', { form: 'legacy' }],
-    ['weights win over order', `application/json;q=0.5,${V2}`, { form: 'aggregated', version: 'v2' }],
+    [
+      'an aggregated range after a plain one',
+      `application/json,${V2}`,
+      { form: 'aggregated', version: 'v2', format: 'json' },
+    ],
+    [
+      'in YAML',
+      'application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      { form: 'aggregated', version: 'v2', format: 'yaml' },
+    ],
+    [
+      'in protobuf',
+      'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      { form: 'aggregated', version: 'v2', format: 'protobuf' },
+    ],
     [
       'an unknown aggregated version falls through',
       `${V2.replace('v=v2', 'v=v3')},application/json`,
       { form: 'legacy' },
     ],
-    ['protobuf only', 'application/vnd.kubernetes.protobuf', { form: 'none' }],
-    ['a Table is not discovery', 'application/json;as=Table;v=v1;g=meta.k8s.io', { form: 'none' }],
+    ['protobuf', 'application/vnd.kubernetes.protobuf', { form: 'legacy' }],
+    ['a Table is not the aggregated form', 'application/json;as=Table;v=v1;g=meta.k8s.io', { form: 'legacy' }],
   ])('discovery representation: %s', (_name, accept, expected, aggregatedVersions = ['v2', 'v2beta1']) => {
+    const chosen = chooseDiscoveryRepresentation({
+      accept,
+      aggregatedVersions: aggregatedVersions as AggregatedDiscoveryVersion[],
+    });
     expect(
-      chooseDiscoveryRepresentation({ accept, aggregatedVersions: aggregatedVersions as AggregatedDiscoveryVersion[] }),
+      chosen.form === 'aggregated'
+        ? { form: chosen.form, version: chosen.version, format: chosen.serializer.format }
+        : chosen,
     ).toEqual(expected);
   });
 });
@@ -277,7 +304,8 @@ describe('discovery over HTTP', () => {
       resources: [
         {
           resource: 'deployments',
-          responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          // The reference's installer leaves both empty for a kind of the resource's own group version.
+          responseKind: { group: '', version: '', kind: 'Deployment' },
           scope: 'Namespaced',
           singularResource: 'deployment',
           verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
@@ -291,7 +319,7 @@ describe('discovery over HTTP', () => {
             },
             {
               subresource: 'status',
-              responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+              responseKind: { group: '', version: '', kind: 'Deployment' },
               verbs: ['get', 'patch', 'update'],
             },
           ],
@@ -313,13 +341,13 @@ describe('discovery over HTTP', () => {
     const namespaces = body.items[0].versions[0].resources?.[0];
     expect(namespaces).toMatchObject({
       resource: 'namespaces',
-      responseKind: { group: '', version: 'v1', kind: 'Namespace' },
+      responseKind: { group: '', version: '', kind: 'Namespace' },
       scope: 'Cluster',
       subresources: [
-        { subresource: 'finalize', responseKind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
+        { subresource: 'finalize', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['update'] },
         {
           subresource: 'status',
-          responseKind: { group: '', version: 'v1', kind: 'Namespace' },
+          responseKind: { group: '', version: '', kind: 'Namespace' },
           verbs: ['get', 'patch', 'update'],
         },
       ],
@@ -327,7 +355,7 @@ describe('discovery over HTTP', () => {
   });
 
   test('unacceptable types get a 406 Status', async () => {
-    const response = await get('/apis', { accept: 'application/vnd.kubernetes.protobuf' });
+    const response = await get('/apis', { accept: 'text/html' });
     expect(response.status).toBe(406);
     expect(await response.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
   });

@@ -34,6 +34,7 @@ import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { methodNotAllowed } from './status/catalogue';
 import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
+import { keepFirstHeaderLines } from './http/go-header-values';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { createHealthcheckMetrics } from './metrics/healthcheck-metrics';
@@ -306,7 +307,9 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       keepAliveTimeout: IDLE_CONNECTION_TIMEOUT_MS,
     },
     (request, response) => {
-      if (!refuseAsGo(request, response)) app(request, response);
+      if (refuseAsGo(request, response)) return;
+      keepFirstHeaderLines(request);
+      app(request, response);
     },
   );
   sni?.attach(https);
@@ -322,7 +325,9 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     response.shouldKeepAlive = false;
     response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
     response.once('finish', () => socket.end());
-    if (!refuseAsGo(request, response)) app(request, response);
+    if (refuseAsGo(request, response)) return;
+    keepFirstHeaderLines(request);
+    app(request, response);
   };
   https.on('upgrade', answerOnSocket);
   https.on('connect', answerOnSocket);

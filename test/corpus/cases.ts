@@ -819,6 +819,22 @@ function routeMediaTypeCases(): CorpusCase[] {
       ...(label.startsWith('openapi') ? { plainAnswer: true as const } : {}),
     })),
   );
+  // A header sent twice is read by its first line (Go's Header.Get); Node joins the lines.
+  for (const [label, path] of paths.filter(([label]) => ['list', 'apis', 'version'].includes(label))) {
+    for (const [linesLabel, lines] of [
+      ['html-then-json', ['Accept: text/html', 'Accept: application/json']],
+      ['json-then-html', ['Accept: application/json', 'Accept: text/html']],
+    ] as const) {
+      cases.push({
+        id: `parity/route-media/${label}/accept-twice-${linesLabel}`,
+        method: 'GET',
+        path,
+        headers: {},
+        rawHead: rawHead(`GET ${path} HTTP/1.1`, ['Host: 127.0.0.1', ...lines]),
+        collection: '/api/v1/configmaps',
+      });
+    }
+  }
   for (const [label, path] of paths.filter(([label]) =>
     ['list', 'api', 'apis', 'apis-apps-v1', 'version'].includes(label),
   )) {

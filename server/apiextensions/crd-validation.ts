@@ -3,7 +3,7 @@
  * apiextensions validation: the name (`<plural>.<group>`), group, scope, names, versions
  * (unique, exactly one storage version, DNS-1035 names, deprecation warnings), each version's
  * schema (crd-schema-rules.ts), subresources, printer columns, selectable fields, conversion
- * and stored versions; on update, what may not change.
+ * and stored versions, a protected group's API approval; on update, what may not change.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/objects';
@@ -22,6 +22,7 @@ import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { isInvalidCABundle, validateCABundle } from '../validation/ca-bundle';
 import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
 import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
+import { validateAPIApproval } from './api-approval';
 import { validateCRDSchema } from './crd-schema-rules';
 import {
   NO_PREEXISTING_EXPRESSIONS,
@@ -434,6 +435,8 @@ interface CRDRules {
    * not established, and an update may keep a bundle that was already invalid.
    */
   readonly allowInvalidCABundle: boolean;
+  /** The stored definition, on update. */
+  readonly previous?: CustomResourceDefinition;
 }
 
 const CREATE_RULES: CRDRules = {
@@ -449,6 +452,7 @@ export function validateCRD(object: KubeObject, rules: CRDRules = CREATE_RULES):
     ...validateSpec(crd, rules),
     ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
     ...validateStoredVersions(crd),
+    ...validateAPIApproval(crd, rules.previous),
   ];
 }
 
@@ -466,6 +470,7 @@ export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldErr
     allowInvalidCABundle:
       !isConditionTrue(previous, 'Established') ||
       isInvalidCABundle(previous.spec.conversion?.webhook?.clientConfig?.caBundle),
+    previous,
   }).filter((error) => error.field !== 'metadata.name');
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));

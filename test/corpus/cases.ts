@@ -1476,6 +1476,47 @@ function customResourceCases(): CorpusCase[] {
   ];
 }
 
+/** A CRD of the corpus's custom kind under `group`, with more `metadata`. */
+function corpusCRD(group: string, metadata: JsonObject = {}): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gears.${group}`, ...metadata },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'gears', singular: 'gear', kind: 'Gear', listKind: 'GearList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: WIDGET_SPEC_SCHEMA } } },
+        },
+      ],
+    },
+  };
+}
+
+/** CRDs the reference refuses for rules beyond their schema's structure, sent as dry runs. */
+function customResourceDefinitionCases(): CorpusCase[] {
+  const approval = (value: string) => ({ annotations: { 'api-approved.kubernetes.io': value } });
+  const crds: Record<string, JsonObject> = {
+    'approval/missing': corpusCRD('widgets.k8s.io'),
+    'approval/not-a-url': corpusCRD('x.kubernetes.io', approval('yes please')),
+    'approval/url-without-host': corpusCRD('a.k8s.io', approval('https:///pull/1')),
+    'approval/unapproved': corpusCRD('sig.k8s.io', approval('unapproved, experimental')),
+  };
+  return Object.entries(crds).map(([label, crd]) => ({
+    id: `parity/custom/crd/${label}`,
+    method: 'POST',
+    path: `${CRD_COLLECTION}?dryRun=All`,
+    headers: JSON_TYPE,
+    body: JSON.stringify(crd),
+    collection: CRD_COLLECTION,
+  }));
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1487,6 +1528,7 @@ export function corpusCases(): CorpusCase[] {
     ...parityCases(),
     ...recordedValidationCases(),
     ...customResourceCases(),
+    ...customResourceDefinitionCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -24,6 +24,7 @@ import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/
 import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
 import { validateAPIApproval } from './api-approval';
 import { validateCRDSchema } from './crd-schema-rules';
+import { schemaFieldPath } from './schema-field-path';
 import {
   NO_PREEXISTING_EXPRESSIONS,
   preexistingExpressions,
@@ -118,17 +119,6 @@ function validateColumn(column: CustomResourceColumnDefinition, path: FieldPath)
   return errors;
 }
 
-/** The schema node a dotted path (`.spec.color`) reaches through properties, if any. */
-function schemaAtPath(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
-  let node: JSONSchemaProps | undefined = schema;
-  for (const part of jsonPath.replace(/^\./, '').split('.')) {
-    node =
-      node?.properties?.[part] ??
-      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
-  }
-  return node;
-}
-
 function validateSelectableFields(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
   const fields = version.selectableFields ?? [];
   if (fields.length === 0) return [];
@@ -143,14 +133,13 @@ function validateSelectableFields(version: CustomResourceDefinitionVersion, path
       errors.push(required(at));
       return;
     }
-    const node = schemaAtPath(schema, jsonPath);
-    if (node === undefined) {
-      errors.push(invalid(at, jsonPath, `is an invalid path: does not refer to a valid field`));
+    const found = schemaFieldPath(jsonPath, schema, { allowArrayNotation: false });
+    if ('error' in found) {
+      errors.push(invalid(at, jsonPath, `is an invalid path: ${found.error}`));
       return;
     }
-    if (jsonPath.replace(/^\./, '').split('.')[0] === 'metadata')
-      errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
-    if (!['string', 'boolean', 'integer'].includes(node.type ?? '')) {
+    if (found.steps[0]?.name === 'metadata') errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
+    if (!['string', 'boolean', 'integer'].includes(found.schema?.type ?? '')) {
       errors.push(
         invalid(
           at,

@@ -21,6 +21,7 @@ import { duplicate, FieldPath, forbidden, invalid, required } from '../status/fi
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { correlatedListItem, RatchetPosition } from './ratcheting';
 import { itemsOf } from './schema-members';
+import { schemaFieldPath } from './schema-field-path';
 
 type CelCosts = typeof import('../cel/estimated-cost');
 let celCosts: CelCosts | undefined;
@@ -190,6 +191,7 @@ function nodeRuleErrors(
         type: 'FieldValueNotSupported',
         detail: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${SUPPORTED_REASONS.map((r) => JSON.stringify(r)).join(', ')}`,
       });
+    errors.push(...fieldPathErrors(rule.fieldPath, schema, at.child('fieldPath')));
   });
   if (errors.length > 0 || rules.length === 0) return;
   const inEnvironment = (kind: EnvironmentKind) => compileNode(schema, atRoot, kind);
@@ -324,10 +326,24 @@ function ruleText(rule: ValidationRule): string {
   return rule.message?.trim() || rule.rule.trim();
 }
 
-/** A rule's fieldPath (`.spec.x`, `.list['a']`) under its node's path. */
-function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPath {
+/** What is wrong with a rule's fieldPath: blank, on several lines, or not a path into the rule's node. */
+function fieldPathErrors(fieldPath: string | undefined, schema: JSONSchemaProps, at: FieldPath): FieldError[] {
+  if (fieldPath === undefined || fieldPath === '') return [];
+  const errors: FieldError[] = [];
+  if (fieldPath.trim() === '') errors.push(invalid(at, fieldPath, 'must be non-empty if specified'));
+  if (/[\n\r]/.test(fieldPath)) errors.push(invalid(at, fieldPath, 'must not contain line breaks'));
+  if ('error' in schemaFieldPath(fieldPath, schema, { allowArrayNotation: true }))
+    errors.push(invalid(at, fieldPath, 'must be a valid path'));
+  return errors;
+}
+
+/** A rule's fieldPath (`.spec.x`, `.labels['a']`) under its node's path, a key of a map as `[key]`. */
+function withFieldPath(path: FieldPath, fieldPath: string | undefined, schema: JSONSchemaProps): FieldPath {
   if (!fieldPath) return path;
-  return path.child(fieldPath.trim().replace(/^\./, ''));
+  const found = schemaFieldPath(fieldPath.trim(), schema, { allowArrayNotation: true });
+  // A definition's write refuses any other path (fieldPathErrors).
+  if ('error' in found) return path;
+  return found.steps.reduce((at, step) => (step.named ? at.child(step.name) : at.key(step.name)), path);
 }
 
 function evaluateNode(
@@ -368,7 +384,7 @@ function evaluateNode(
       continue;
     }
     if (result.value === true) continue;
-    const at = withFieldPath(path, compiled.rule.fieldPath);
+    const at = withFieldPath(path, compiled.rule.fieldPath, schema);
     let detail = compiled.rule.message?.trim() || `failed rule: ${ruleText(compiled.rule)}`;
     if (compiled.message !== undefined) {
       const message = compiled.message.evaluate(values, { budget: state.budget });

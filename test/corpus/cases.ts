@@ -1498,6 +1498,27 @@ function corpusCRD(group: string, metadata: JsonObject = {}): JsonObject {
   };
 }
 
+/** The corpus CRD with `change` made to its (copied) only version. */
+function withVersionChange(change: (version: JsonObject, specSchema: JsonObject) => void): JsonObject {
+  const crd = structuredClone(corpusCRD(CUSTOM_GROUP));
+  const version = ((crd.spec as JsonObject).versions as JsonObject[])[0];
+  const root = (version.schema as JsonObject).openAPIV3Schema as JsonObject;
+  change(version, (root.properties as JsonObject).spec as JsonObject);
+  return crd;
+}
+
+function withSpecRule(rule: JsonObject): JsonObject {
+  return withVersionChange((_version, specSchema) => {
+    specSchema['x-kubernetes-validations'] = [rule];
+  });
+}
+
+function withSelectableField(jsonPath: string): JsonObject {
+  return withVersionChange((version) => {
+    version.selectableFields = [{ jsonPath }];
+  });
+}
+
 /** CRDs the reference refuses for rules beyond their schema's structure, sent as dry runs. */
 function customResourceDefinitionCases(): CorpusCase[] {
   const approval = (value: string) => ({ annotations: { 'api-approved.kubernetes.io': value } });
@@ -1506,6 +1527,13 @@ function customResourceDefinitionCases(): CorpusCase[] {
     'approval/not-a-url': corpusCRD('x.kubernetes.io', approval('yes please')),
     'approval/url-without-host': corpusCRD('a.k8s.io', approval('https:///pull/1')),
     'approval/unapproved': corpusCRD('sig.k8s.io', approval('unapproved, experimental')),
+    'rule-field-path/undeclared': withSpecRule({ rule: 'true', fieldPath: '.zz' }),
+    'rule-field-path/empty-step': withSpecRule({ rule: 'true', fieldPath: '.size..x' }),
+    'rule-field-path/no-dot': withSpecRule({ rule: 'true', fieldPath: 'size' }),
+    'rule-field-path/list-index': withSpecRule({ rule: 'true', fieldPath: '.tags[0]' }),
+    'rule-field-path/bracket': withSpecRule({ rule: 'true', fieldPath: "['size']" }),
+    'selectable-field/no-dot': withSelectableField('spec.size'),
+    'selectable-field/bracket': withSelectableField(".spec['size']"),
   };
   return Object.entries(crds).map(([label, crd]) => ({
     id: `parity/custom/crd/${label}`,

@@ -455,6 +455,27 @@ export function validateByRules(
   return state.errors;
 }
 
+/**
+ * The rules a schema node's default must pass when the CRD is written, as the reference checks
+ * it: as an update from itself (transition rules compare it with itself), then, when that
+ * passes, as a value introduced anew (a rule with optionalOldSelf sees no old value). Errors
+ * are placed under `at`, the default's path in the CRD.
+ */
+export function validateDefaultByRules(value: unknown, schema: JSONSchemaProps, at: FieldPath): FieldError[] {
+  const run = (old: unknown): FieldError[] => {
+    const state: Evaluation = {
+      budget: new (celEnvironment().RequestCostBudget)(),
+      errors: [],
+      warnings: [],
+      stopped: false,
+    };
+    walk(state, schema, at, value, old, false, RatchetPosition.NONE);
+    return state.errors;
+  };
+  const asUpdate = run(value);
+  return asUpdate.length > 0 ? asUpdate : run(undefined);
+}
+
 /** Whether a schema has any rule at all (most have none, and skip the walk). */
 export function hasValidationRules(schema: JSONSchemaProps): boolean {
   if ((schema['x-kubernetes-validations'] ?? []).length > 0) return true;

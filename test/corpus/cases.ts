@@ -1534,6 +1534,17 @@ function customResourceDefinitionCases(): CorpusCase[] {
     'rule-field-path/bracket': withSpecRule({ rule: 'true', fieldPath: "['size']" }),
     'selectable-field/no-dot': withSelectableField('spec.size'),
     'selectable-field/bracket': withSelectableField(".spec['size']"),
+    'default/refused-by-rule': withVersionChange((_version, specSchema) => {
+      const range = (specSchema.properties as JsonObject).range as JsonObject;
+      range.default = { low: 3, high: 1 };
+    }),
+    'default/refused-by-message-expression': withVersionChange((_version, specSchema) => {
+      (specSchema.properties as JsonObject).code = {
+        type: 'string',
+        default: 'zz',
+        'x-kubernetes-validations': [{ rule: "self != 'zz'", messageExpression: "'code ' + self + ' is taken'" }],
+      };
+    }),
   };
   return Object.entries(crds).map(([label, crd]) => ({
     id: `parity/custom/crd/${label}`,

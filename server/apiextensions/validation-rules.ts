@@ -164,6 +164,12 @@ interface CostContext {
 /** How many of the costliest rules the reference names when the schema's total is over budget. */
 const EXPENSIVE_RULES_NAMED = 4;
 
+/** Adds an expression's cost to the schema's total; one under 1% of the limit is never named as a cause. */
+function observeCost(total: CostContext['total'], at: FieldPath, estimated: number): void {
+  total.cost += estimated;
+  if (estimated >= costs().STATIC_ESTIMATED_CRD_COST_LIMIT / 100) total.rules.push({ at, cost: estimated });
+}
+
 function nodeRuleErrors(
   schema: JSONSchemaProps,
   path: FieldPath,
@@ -202,6 +208,19 @@ function nodeRuleErrors(
         ? inEnvironment('stored')[index]
         : inEnvironment('new')[index];
     const at = path.child('x-kubernetes-validations').index(index);
+    const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
+    // A rule's cost counts once per value it may run on; its message's, once.
+    if (compiled.program !== undefined) {
+      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
+      if (estimated > STATIC_ESTIMATED_COST_LIMIT)
+        errors.push(
+          forbidden(
+            at.child('rule'),
+            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      observeCost(cost.total, at.child('rule'), estimated);
+    }
     if (compiled.ruleError)
       errors.push({
         type: 'FieldValueInvalid',
@@ -214,6 +233,17 @@ function nodeRuleErrors(
         field: at.child('messageExpression').toString(),
         detail: `Invalid value: ${shownRule(compiled.rule)}: ${message.messageError}`,
       });
+    else if (message.message !== undefined) {
+      const estimated = message.message.estimateMaxCost();
+      if (estimated > STATIC_ESTIMATED_COST_LIMIT)
+        errors.push(
+          forbidden(
+            at.child('messageExpression'),
+            costExceededMessage('estimated messageExpression cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      observeCost(cost.total, at.child('messageExpression'), estimated);
+    }
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(
         invalid(
@@ -222,20 +252,6 @@ function nodeRuleErrors(
           'may not be set if oldSelf is not used in rule',
         ),
       );
-    }
-    if (compiled.program !== undefined) {
-      const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
-      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
-      cost.total.cost += estimated;
-      cost.total.rules.push({ at: at.child('rule'), cost: estimated });
-      if (estimated > STATIC_ESTIMATED_COST_LIMIT) {
-        errors.push(
-          forbidden(
-            at.child('rule'),
-            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
-          ),
-        );
-      }
     }
   });
 }

@@ -1534,6 +1534,10 @@ function customResourceDefinitionCases(): CorpusCase[] {
     'rule-field-path/bracket': withSpecRule({ rule: 'true', fieldPath: "['size']" }),
     'selectable-field/no-dot': withSelectableField('spec.size'),
     'selectable-field/bracket': withSelectableField(".spec['size']"),
+    'message-expression/unbounded-cost': withSpecRule({
+      rule: 'true',
+      messageExpression: "'count is ' + string(self.count)",
+    }),
     'default/refused-by-rule': withVersionChange((_version, specSchema) => {
       const range = (specSchema.properties as JsonObject).range as JsonObject;
       range.default = { low: 3, high: 1 };

@@ -1349,6 +1349,7 @@ const WIDGET_SPEC_SCHEMA: JsonObject = {
     owner: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
     note: { type: 'string', nullable: true },
     template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    replicas: { type: 'integer' },
     range: {
       type: 'object',
       properties: { low: { type: 'integer' }, high: { type: 'integer' } },
@@ -1382,7 +1383,16 @@ function customResourceFixtures(): CorpusRequest[] {
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: WIDGET_SPEC_SCHEMA } } },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: WIDGET_SPEC_SCHEMA,
+                status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+              },
+            },
+          },
+          subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
         },
       ],
     },
@@ -1455,6 +1465,11 @@ function customResourceCases(): CorpusCase[] {
       patch: [{ op: 'replace', path: '/apiVersion', value: 'apps/v1' }],
     },
     'patch/merge-enum': { type: 'application/merge-patch+json', patch: { spec: { size: 'huge' } } },
+    'scale/merge-replicas-string': { type: 'application/merge-patch+json', patch: { spec: { replicas: 'two' } } },
+    'scale/json-replicas-string': {
+      type: 'application/json-patch+json',
+      patch: [{ op: 'replace', path: '/spec/replicas', value: 'two' }],
+    },
   };
   return [
     ...Object.entries(creates).map(([label, { body, query }]) => ({
@@ -1468,7 +1483,7 @@ function customResourceCases(): CorpusCase[] {
     ...Object.entries(patches).map(([label, { type, patch }]) => ({
       id: `parity/custom/${label}`,
       method: 'PATCH',
-      path: `${CUSTOM_COLLECTION}/fixture`,
+      path: `${CUSTOM_COLLECTION}/fixture${label.startsWith('scale/') ? '/scale' : ''}`,
       headers: { 'content-type': type },
       body: JSON.stringify(patch),
       collection: CUSTOM_ALL,

@@ -20,6 +20,7 @@ import { copyJson, goMarshal, isObject } from '../json/value';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { pruneValueBySchema } from './schema-pruning';
 import { embeddedResourceErrors, validateValueBySchema } from './schema-validation';
+import { hasValidationRules, validateDefaultByRules } from './validation-rules';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
@@ -389,7 +390,8 @@ function walk(
 
 /**
  * Each `default` below `schema`: pruned already, and valid for its node (the reference's
- * ValidateDefaults); a default of the whole resource must name its apiVersion and kind.
+ * ValidateDefaults), then for its rules; a default of the whole resource must name its
+ * apiVersion and kind.
  */
 function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[], atRoot = false): void {
   if (schema.default !== undefined) {
@@ -398,9 +400,12 @@ function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErr
     const pruned = copyJson(schema.default);
     if (pruneValueBySchema(pruned, schema).length > 0)
       errors.push(invalid(at, new GoValue(goMarshal(schema.default)), 'must not have unknown fields'));
-    for (const error of validateValueBySchema(schema.default, schema)) {
+    const schemaErrors = validateValueBySchema(schema.default, schema);
+    for (const error of schemaErrors) {
       errors.push({ ...error, field: error.field === '' ? at.toString() : `${at.toString()}.${error.field}` });
     }
+    if (schemaErrors.length === 0 && hasValidationRules(schema))
+      errors.push(...validateDefaultByRules(schema.default, schema, at));
   }
   for (const [name, property] of Object.entries(schema.properties ?? {}))
     defaultRules(property, path.child('properties').key(name), errors);

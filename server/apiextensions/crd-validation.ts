@@ -3,7 +3,7 @@
  * apiextensions validation: the name (`<plural>.<group>`), group, scope, names, versions
  * (unique, exactly one storage version, DNS-1035 names, deprecation warnings), each version's
  * schema (crd-schema-rules.ts), subresources, printer columns, selectable fields, conversion
- * and stored versions; on update, what may not change.
+ * and stored versions, a protected group's API approval; on update, what may not change.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/objects';
@@ -22,7 +22,9 @@ import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { isInvalidCABundle, validateCABundle } from '../validation/ca-bundle';
 import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
 import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
+import { validateAPIApproval } from './api-approval';
 import { validateCRDSchema } from './crd-schema-rules';
+import { schemaFieldPath } from './schema-field-path';
 import {
   NO_PREEXISTING_EXPRESSIONS,
   preexistingExpressions,
@@ -117,17 +119,6 @@ function validateColumn(column: CustomResourceColumnDefinition, path: FieldPath)
   return errors;
 }
 
-/** The schema node a dotted path (`.spec.color`) reaches through properties, if any. */
-function schemaAtPath(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
-  let node: JSONSchemaProps | undefined = schema;
-  for (const part of jsonPath.replace(/^\./, '').split('.')) {
-    node =
-      node?.properties?.[part] ??
-      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
-  }
-  return node;
-}
-
 function validateSelectableFields(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
   const fields = version.selectableFields ?? [];
   if (fields.length === 0) return [];
@@ -142,14 +133,13 @@ function validateSelectableFields(version: CustomResourceDefinitionVersion, path
       errors.push(required(at));
       return;
     }
-    const node = schemaAtPath(schema, jsonPath);
-    if (node === undefined) {
-      errors.push(invalid(at, jsonPath, `is an invalid path: does not refer to a valid field`));
+    const found = schemaFieldPath(jsonPath, schema, { allowArrayNotation: false });
+    if ('error' in found) {
+      errors.push(invalid(at, jsonPath, `is an invalid path: ${found.error}`));
       return;
     }
-    if (jsonPath.replace(/^\./, '').split('.')[0] === 'metadata')
-      errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
-    if (!['string', 'boolean', 'integer'].includes(node.type ?? '')) {
+    if (found.steps[0]?.name === 'metadata') errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
+    if (!['string', 'boolean', 'integer'].includes(found.schema?.type ?? '')) {
       errors.push(
         invalid(
           at,
@@ -434,6 +424,8 @@ interface CRDRules {
    * not established, and an update may keep a bundle that was already invalid.
    */
   readonly allowInvalidCABundle: boolean;
+  /** The stored definition, on update. */
+  readonly previous?: CustomResourceDefinition;
 }
 
 const CREATE_RULES: CRDRules = {
@@ -449,6 +441,7 @@ export function validateCRD(object: KubeObject, rules: CRDRules = CREATE_RULES):
     ...validateSpec(crd, rules),
     ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
     ...validateStoredVersions(crd),
+    ...validateAPIApproval(crd, rules.previous),
   ];
 }
 
@@ -466,6 +459,7 @@ export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldErr
     allowInvalidCABundle:
       !isConditionTrue(previous, 'Established') ||
       isInvalidCABundle(previous.spec.conversion?.webhook?.clientConfig?.caBundle),
+    previous,
   }).filter((error) => error.field !== 'metadata.name');
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));

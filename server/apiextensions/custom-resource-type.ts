@@ -230,10 +230,8 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     ...ownOf(served[0] ?? storage),
     nameRule: 'dns-subdomain',
     requiresResourceVersionOnUpdate: true,
-    prune: (object, version) => {
-      const schema = schemaFor(version);
-      return schema === undefined ? [] : pruneBySchema(object, schema);
-    },
+    // A version the kind lacks has no schema: everything but apiVersion, kind and metadata goes.
+    prune: (object, version) => pruneBySchema(object, schemaFor(version) ?? {}),
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     custom: true,

@@ -21,6 +21,7 @@ import { duplicate, FieldPath, forbidden, invalid, required } from '../status/fi
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { correlatedListItem, RatchetPosition } from './ratcheting';
 import { itemsOf } from './schema-members';
+import { schemaFieldPath } from './schema-field-path';
 
 type CelCosts = typeof import('../cel/estimated-cost');
 let celCosts: CelCosts | undefined;
@@ -163,6 +164,12 @@ interface CostContext {
 /** How many of the costliest rules the reference names when the schema's total is over budget. */
 const EXPENSIVE_RULES_NAMED = 4;
 
+/** Adds an expression's cost to the schema's total; one under 1% of the limit is never named as a cause. */
+function observeCost(total: CostContext['total'], at: FieldPath, estimated: number): void {
+  total.cost += estimated;
+  if (estimated >= costs().STATIC_ESTIMATED_CRD_COST_LIMIT / 100) total.rules.push({ at, cost: estimated });
+}
+
 function nodeRuleErrors(
   schema: JSONSchemaProps,
   path: FieldPath,
@@ -190,6 +197,7 @@ function nodeRuleErrors(
         type: 'FieldValueNotSupported',
         detail: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${SUPPORTED_REASONS.map((r) => JSON.stringify(r)).join(', ')}`,
       });
+    errors.push(...fieldPathErrors(rule.fieldPath, schema, at.child('fieldPath')));
   });
   if (errors.length > 0 || rules.length === 0) return;
   const inEnvironment = (kind: EnvironmentKind) => compileNode(schema, atRoot, kind);
@@ -200,6 +208,19 @@ function nodeRuleErrors(
         ? inEnvironment('stored')[index]
         : inEnvironment('new')[index];
     const at = path.child('x-kubernetes-validations').index(index);
+    const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
+    // A rule's cost counts once per value it may run on; its message's, once.
+    if (compiled.program !== undefined) {
+      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
+      if (estimated > STATIC_ESTIMATED_COST_LIMIT)
+        errors.push(
+          forbidden(
+            at.child('rule'),
+            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      observeCost(cost.total, at.child('rule'), estimated);
+    }
     if (compiled.ruleError)
       errors.push({
         type: 'FieldValueInvalid',
@@ -212,6 +233,17 @@ function nodeRuleErrors(
         field: at.child('messageExpression').toString(),
         detail: `Invalid value: ${shownRule(compiled.rule)}: ${message.messageError}`,
       });
+    else if (message.message !== undefined) {
+      const estimated = message.message.estimateMaxCost();
+      if (estimated > STATIC_ESTIMATED_COST_LIMIT)
+        errors.push(
+          forbidden(
+            at.child('messageExpression'),
+            costExceededMessage('estimated messageExpression cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      observeCost(cost.total, at.child('messageExpression'), estimated);
+    }
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(
         invalid(
@@ -220,20 +252,6 @@ function nodeRuleErrors(
           'may not be set if oldSelf is not used in rule',
         ),
       );
-    }
-    if (compiled.program !== undefined) {
-      const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
-      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
-      cost.total.cost += estimated;
-      cost.total.rules.push({ at: at.child('rule'), cost: estimated });
-      if (estimated > STATIC_ESTIMATED_COST_LIMIT) {
-        errors.push(
-          forbidden(
-            at.child('rule'),
-            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
-          ),
-        );
-      }
     }
   });
 }
@@ -324,10 +342,24 @@ function ruleText(rule: ValidationRule): string {
   return rule.message?.trim() || rule.rule.trim();
 }
 
-/** A rule's fieldPath (`.spec.x`, `.list['a']`) under its node's path. */
-function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPath {
+/** What is wrong with a rule's fieldPath: blank, on several lines, or not a path into the rule's node. */
+function fieldPathErrors(fieldPath: string | undefined, schema: JSONSchemaProps, at: FieldPath): FieldError[] {
+  if (fieldPath === undefined || fieldPath === '') return [];
+  const errors: FieldError[] = [];
+  if (fieldPath.trim() === '') errors.push(invalid(at, fieldPath, 'must be non-empty if specified'));
+  if (/[\n\r]/.test(fieldPath)) errors.push(invalid(at, fieldPath, 'must not contain line breaks'));
+  if ('error' in schemaFieldPath(fieldPath, schema, { allowArrayNotation: true }))
+    errors.push(invalid(at, fieldPath, 'must be a valid path'));
+  return errors;
+}
+
+/** A rule's fieldPath (`.spec.x`, `.labels['a']`) under its node's path, a key of a map as `[key]`. */
+function withFieldPath(path: FieldPath, fieldPath: string | undefined, schema: JSONSchemaProps): FieldPath {
   if (!fieldPath) return path;
-  return path.child(fieldPath.trim().replace(/^\./, ''));
+  const found = schemaFieldPath(fieldPath.trim(), schema, { allowArrayNotation: true });
+  // A definition's write refuses any other path (fieldPathErrors).
+  if ('error' in found) return path;
+  return found.steps.reduce((at, step) => (step.named ? at.child(step.name) : at.key(step.name)), path);
 }
 
 function evaluateNode(
@@ -368,7 +400,7 @@ function evaluateNode(
       continue;
     }
     if (result.value === true) continue;
-    const at = withFieldPath(path, compiled.rule.fieldPath);
+    const at = withFieldPath(path, compiled.rule.fieldPath, schema);
     let detail = compiled.rule.message?.trim() || `failed rule: ${ruleText(compiled.rule)}`;
     if (compiled.message !== undefined) {
       const message = compiled.message.evaluate(values, { budget: state.budget });
@@ -437,6 +469,27 @@ export function validateByRules(
   };
   walk(state, schema, FieldPath.root(), object, old, true, update?.ratchet ?? RatchetPosition.NONE);
   return state.errors;
+}
+
+/**
+ * The rules a schema node's default must pass when the CRD is written, as the reference checks
+ * it: as an update from itself (transition rules compare it with itself), then, when that
+ * passes, as a value introduced anew (a rule with optionalOldSelf sees no old value). Errors
+ * are placed under `at`, the default's path in the CRD.
+ */
+export function validateDefaultByRules(value: unknown, schema: JSONSchemaProps, at: FieldPath): FieldError[] {
+  const run = (old: unknown): FieldError[] => {
+    const state: Evaluation = {
+      budget: new (celEnvironment().RequestCostBudget)(),
+      errors: [],
+      warnings: [],
+      stopped: false,
+    };
+    walk(state, schema, at, value, old, false, RatchetPosition.NONE);
+    return state.errors;
+  };
+  const asUpdate = run(value);
+  return asUpdate.length > 0 ? asUpdate : run(undefined);
 }
 
 /** Whether a schema has any rule at all (most have none, and skip the walk). */

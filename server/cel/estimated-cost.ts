@@ -121,6 +121,7 @@ interface Estimate {
 }
 
 const UNKNOWN: Shape = { size: MAX_REQUEST_SIZE_BYTES };
+const STRING: CelSchema = { type: 'string' };
 
 function shapeOf(schema: CelSchema | undefined): Shape {
   return schema === undefined ? UNKNOWN : { schema, size: maxSizeOf(schema) };
@@ -432,6 +433,9 @@ class Estimator {
         const listCall = node.op === 'rcall' ? listExtensionEstimate(name, argNodes, shapes) : undefined;
         if (listCall) return { cost: listCall.cost + argumentsCost, shape: listCall.shape };
         const cost = callCost(name, shapes) + argumentsCost;
+        // A conversion to string has no size estimate in cel-go, and a string is no scalar there:
+        // what it makes may be of any length (so concatenating it is priced as unbounded).
+        if (name === 'string' && node.op === 'call') return { cost, shape: { size: UNBOUNDED, schema: STRING } };
         // Results derived from a string (a case change, a split) are at most that string's size.
         const derived = ['lowerAscii', 'upperAscii', 'trim', 'substring', 'replace', 'format', 'split', 'findAll'];
         return { cost, shape: { size: derived.includes(name) ? (shapes[0]?.size ?? 1) : 1 } };

@@ -14,10 +14,19 @@ import type { WriteOptions } from '../request/query';
 import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
-import { decodeValue, NO_REPEATED_KEYS, parseBody, type DecodedObject, type RepeatedKeys } from '../validation/decode';
+import {
+  decodeValue,
+  NO_REPEATED_KEYS,
+  parseBody,
+  unrecognizedObject,
+  type DecodedObject,
+  type RepeatedKeys,
+} from '../validation/decode';
+import { isObject } from '../json/value';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import { apiVersionOf } from '../registry/store/scope';
 import type { HandlerScope } from './scope';
+import type { WarningRecorder } from '../request/warning-recorder';
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */
 function internalPackage(group: string): string {
@@ -59,26 +68,70 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
 }
 
 /**
+ * A custom resource is decoded unstructured, keeping the apiVersion and kind it names: a body
+ * without a kind cannot be read at all (400), and the version it names must be the URL's (400).
+ */
+function checkCustomResourceBody(scope: HandlerScope, record: Record<string, unknown>, body: Buffer): void {
+  if (typeof record.kind !== 'string' || record.kind === '')
+    throw unrecognizedObject(scope.type.kind, `Object 'Kind' is missing in '${body.toString('utf8')}'`, body);
+}
+
+function checkCustomResourceVersion(scope: HandlerScope, record: Record<string, unknown>): void {
+  const expected = apiVersionOf(scope);
+  const apiVersion = typeof record.apiVersion === 'string' ? record.apiVersion : '';
+  if (apiVersion !== expected)
+    throw badRequest(
+      `the API version in the data (${apiVersion}) does not match the expected API version (${expected})`,
+    );
+}
+
+/**
+ * What the reference's custom resource validation checks first and alone: the decoded object's
+ * kind and apiVersion, as 422 naming the kind the object claims. A body reaches it with another
+ * kind of the URL's version; a patch may have changed either. (The reference checks it after
+ * mutating admission, which cannot change what a request sent before it here.)
+ */
+function checkCustomResourceTypeMeta(scope: HandlerScope, record: Record<string, unknown>): void {
+  const expected = apiVersionOf(scope);
+  const kind = typeof record.kind === 'string' ? record.kind : '';
+  const apiVersion = typeof record.apiVersion === 'string' ? record.apiVersion : '';
+  const errors = [
+    ...(kind === scope.type.kind ? [] : [invalidField(FieldPath.root('kind'), kind, `must be ${scope.type.kind}`)]),
+    ...(apiVersion === expected ? [] : [invalidField(FieldPath.root('apiVersion'), apiVersion, `must be ${expected}`)]),
+  ];
+  if (errors.length === 0) return;
+  const metadata = record.metadata as { name?: unknown } | undefined;
+  const name = typeof metadata?.name === 'string' ? metadata.name : '';
+  const slash = apiVersion.lastIndexOf('/');
+  throw invalid({ group: slash < 0 ? '' : apiVersion.slice(0, slash), kind }, name, errors);
+}
+
+/**
  * Decodes a patch's result; decodeObjectBody decodes a request body. A result of another kind
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
  * patched object and the decoding error, where a body gets the 400 above.
  */
 export function decodeParsed(
   scope: HandlerScope,
-  value: unknown,
-  duplicates: RepeatedKeys,
-  options: WriteOptions,
-  shownPatch: () => string,
+  patched: {
+    readonly value: unknown;
+    readonly duplicates: RepeatedKeys;
+    readonly options: WriteOptions;
+    readonly shownPatch: () => string;
+    /** Where the decoding's warnings go when the result is then refused (custom resources). */
+    readonly warnings: WarningRecorder;
+  },
 ): DecodedObject {
+  const { value, duplicates, options, shownPatch, warnings } = patched;
   try {
-    checkTypeMeta(scope, value);
+    if (!isCustomResource(scope)) checkTypeMeta(scope, value);
   } catch (error) {
     if (!(error instanceof StatusError)) throw error;
     throw invalid({ group: '', kind: '' }, '', [
       invalidField(FieldPath.root('patch'), shownPatch(), error.status.message ?? ''),
     ]);
   }
-  return decodeTyped(scope, { value, duplicates, options, wholeBody: false, shownPatch });
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: false, shownPatch, warnings });
 }
 
 function decodeTyped(
@@ -89,10 +142,15 @@ function decodeTyped(
     options: WriteOptions;
     wholeBody: boolean;
     shownPatch?: () => string;
+    /** The body as sent, for a whole body. */
+    body?: Buffer;
+    warnings: WarningRecorder;
   },
 ): DecodedObject {
   const { value, duplicates, options } = input;
-  checkTypeMeta(scope, value);
+  const custom = isCustomResource(scope) && isObject(value);
+  if (!custom) checkTypeMeta(scope, value);
+  else if (input.body !== undefined) checkCustomResourceBody(scope, value, input.body);
   // Custom resources are decoded unstructured and pruned by their schema.
   const prune = scope.type.prune?.bind(scope.type);
   const decoded = decodeValue(
@@ -104,12 +162,22 @@ function decodeTyped(
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
       shownPatch: input.shownPatch,
-      ...(prune ? { prune: (object: KubeObject) => prune(object, scope.version.version) } : {}),
+      ...(prune ? { prune: (object: KubeObject) => pruneAsNamed(scope, object, prune) } : {}),
     },
     value,
     duplicates,
   );
   const object = decoded.object;
+  if (custom) {
+    try {
+      if (input.wholeBody) checkCustomResourceVersion(scope, object);
+      checkCustomResourceTypeMeta(scope, object);
+    } catch (error) {
+      // The reference warns of the decoding's unknown fields before it refuses the object.
+      for (const warning of decoded.warnings) input.warnings.add(warning);
+      throw error;
+    }
+  }
   object.apiVersion = apiVersionOf(scope);
   object.kind = scope.type.kind;
   if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
@@ -140,17 +208,17 @@ export async function readObjectValue(
   req: Request,
   format: Format,
   options: { expectedKind: string; findDuplicates: boolean },
-): Promise<{ value: unknown; duplicates: RepeatedKeys }> {
+): Promise<{ value: unknown; duplicates: RepeatedKeys; body: Buffer }> {
   const body = await readBody(req);
-  if (format === 'protobuf') return { value: decodeObject(body), duplicates: NO_REPEATED_KEYS };
-  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: NO_REPEATED_KEYS };
+  if (format === 'protobuf') return { value: decodeObject(body), duplicates: NO_REPEATED_KEYS, body };
+  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: NO_REPEATED_KEYS, body };
   const parsed = parseBody({
     body,
     format,
     expectedKind: options.expectedKind,
     findDuplicates: options.findDuplicates,
   });
-  return { value: parsed.value, duplicates: parsed.repeatedKeys };
+  return { value: parsed.value, duplicates: parsed.repeatedKeys, body };
 }
 
 /** Reads and decodes a POST/PUT body into an object of the request's version. */
@@ -160,11 +228,33 @@ export async function decodeObjectBody(
   options: WriteOptions,
 ): Promise<DecodedObject> {
   const format = objectBodyFormat(scope, req);
-  const { value, duplicates } = await readObjectValue(req, format, {
+  const { value, duplicates, body } = await readObjectValue(req, format, {
     expectedKind: scope.type.kind,
     findDuplicates: options.fieldValidation !== 'Ignore',
   });
-  return decodeTyped(scope, { value, duplicates, options, wholeBody: true });
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: true, body, warnings: req.warnings });
+}
+
+/**
+ * The reference prunes a custom resource by the schema of the version the object names (a
+ * version the kind lacks has no schema, so only apiVersion, kind and metadata stay), and not at
+ * all when it names another group or kind: what is left is refused for that anyway.
+ */
+function pruneAsNamed(
+  scope: HandlerScope,
+  object: KubeObject,
+  prune: (object: KubeObject, version: string) => string[],
+): string[] {
+  const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
+  const slash = apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  if (group !== scope.type.group || object.kind !== scope.type.kind) return [];
+  return prune(object, apiVersion.slice(slash + 1));
+}
+
+/** Custom resources are decoded unstructured (see ResourceType.prune). */
+function isCustomResource(scope: HandlerScope): boolean {
+  return scope.type.prune !== undefined;
 }
 
 /** The media type a request's `Content-Type` names, without parameters; '' when absent or malformed. */

@@ -78,7 +78,13 @@ async function patchObject(
     updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
-      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options, () => patchType.shown(patch, patched));
+      const decoded = decodeParsed(scope, {
+        value: patched,
+        duplicates: NO_REPEATED_KEYS,
+        options,
+        shownPatch: () => patchType.shown(patch, patched),
+        warnings: req.warnings,
+      });
       addWarnings(req, decoded.warnings);
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);

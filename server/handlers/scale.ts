@@ -61,7 +61,11 @@ export function scaleWriteHandler(
       };
     } else {
       const patch = patchType!.parse(await readBody(req));
-      change = { kind: 'patch', apply: (current) => patchType!.apply(current, patch) };
+      change = {
+        kind: 'patch',
+        apply: (current) => patchType!.apply(current, patch),
+        shown: (patched) => patchType!.shown(patch, patched),
+      };
     }
     const scale = await updateScale(scope, {
       user: req.user,

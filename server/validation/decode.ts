@@ -105,9 +105,8 @@ export interface RepeatedKeys {
 
 export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
 
-/** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
 /** A body the decoder could not even read a kind from, worded as the reference's transformDecodeError. */
-function unparsable(expectedKind: string, cause: string, body: Buffer): StatusError {
+export function unrecognizedObject(expectedKind: string, cause: string, body: Buffer): StatusError {
   return badRequest(
     `the object provided is unrecognized (must be of type ${expectedKind}): ${cause} (${summarizeData(body)})`,
   );
@@ -133,7 +132,7 @@ export function parseBody(options: {
     const { documents, lines } = parseGoYaml(text);
     const first = documents.find((doc) => doc.contents !== null) ?? documents[0];
     if (first === undefined)
-      throw unparsable(
+      throw unrecognizedObject(
         options.expectedKind,
         "couldn't get version/kind; json parse error: unexpected end of JSON input",
         options.body,
@@ -148,7 +147,7 @@ export function parseBody(options: {
   try {
     value = parseJsonKeepingNumbers(text);
   } catch (error) {
-    throw unparsable(
+    throw unrecognizedObject(
       options.expectedKind,
       `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`,
       options.body,
@@ -170,8 +169,12 @@ function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: s
     return goYamlToJSON(document, lines);
   } catch (error) {
     if (error instanceof GoYamlSyntaxError)
-      throw unparsable(expectedKind, `error converting YAML to JSON: ${goYamlSyntaxMessage(error.error)}`, body);
-    if (error instanceof GoYamlConversionError) throw unparsable(expectedKind, error.message, body);
+      throw unrecognizedObject(
+        expectedKind,
+        `error converting YAML to JSON: ${goYamlSyntaxMessage(error.error)}`,
+        body,
+      );
+    if (error instanceof GoYamlConversionError) throw unrecognizedObject(expectedKind, error.message, body);
     throw error;
   }
 }
@@ -769,9 +772,27 @@ export interface DecodedObject {
   readonly warnings: readonly string[];
 }
 
-function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): TypedResult {
-  const unknownFields = prune(object);
-  return { object, unknownFields };
+/** The definition an unstructured object's metadata is read into. */
+const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * An unstructured object pruned by its kind's schema. Its metadata is the one part typed: the
+ * reference reads it alone into an ObjectMeta (so Go names its fields from ObjectMeta, not from
+ * the object) and reports the members ObjectMeta lacks, sorted, before those the pruning removes.
+ */
+function pruned(
+  definitions: Definitions | undefined,
+  object: KubeObject,
+  prune: (object: KubeObject) => string[],
+): TypedResult {
+  const metadataFields: string[] = [];
+  if ('metadata' in object) {
+    const metadata = typeAgainstSchema(definitions, OBJECT_META_DEFINITION, object.metadata);
+    if (metadata.typeError !== undefined) return { object, unknownFields: [], typeError: metadata.typeError };
+    object.metadata = metadata.object as KubeObject['metadata'];
+    metadataFields.push(...metadata.unknownFields.map((path) => `metadata.${path}`).sort());
+  }
+  return { object, unknownFields: [...metadataFields, ...prune(object)] };
 }
 
 /** Whether a field path (`spec.a[0].b`) is `ancestor` or inside it. */
@@ -794,7 +815,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
   const typed =
     prune !== undefined
-      ? pruned(plainNumbers(value) as KubeObject, prune)
+      ? pruned(request.definitions, plainNumbers(value) as KubeObject, prune)
       : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's

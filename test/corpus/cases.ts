@@ -25,6 +25,8 @@ export interface CorpusRequest {
    * client library would not send, such as a second Host or an HTTP/2.0 request line.
    */
   readonly rawHead?: string;
+  /** A collection that must answer 200 before this is sent: a CRD's, by the first fixture of its kind. */
+  readonly awaitServed?: string;
 }
 
 export interface CorpusCase extends CorpusRequest {
@@ -108,7 +110,7 @@ export function fixtures(): CorpusRequest[] {
     headers: JSON_TYPE,
     body: JSON.stringify(validObject(type, 'fixture')),
   }));
-  return [namespace, ...objects];
+  return [namespace, ...objects, ...customResourceFixtures()];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1394,6 +1396,265 @@ function recordedValidationCases(): CorpusCase[] {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Custom resources
+
+const CUSTOM_GROUP = 'parity.corpus.example.com';
+const CUSTOM_API_VERSION = `${CUSTOM_GROUP}/v1`;
+const CUSTOM_COLLECTION = `/apis/${CUSTOM_API_VERSION}/namespaces/${NAMESPACE}/widgets`;
+const CUSTOM_ALL = `/apis/${CUSTOM_API_VERSION}/widgets`;
+const CRD_COLLECTION = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** The schema of the corpus's custom kind: one member per OpenAPI keyword the cases break. */
+const WIDGET_SPEC_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: {
+    count: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true, multipleOf: 3 },
+    ratio: { type: 'number', maximum: 10, exclusiveMaximum: true },
+    size: { type: 'string', enum: ['small', 'big'] },
+    code: { type: 'string', pattern: '^[a-z]+$', minLength: 2, maxLength: 4 },
+    when: { type: 'string', format: 'date-time' },
+    tags: { type: 'array', maxItems: 2, items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+    ports: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, port: { type: 'integer' } },
+      },
+    },
+    labels: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } },
+    owner: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+    note: { type: 'string', nullable: true },
+    template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    replicas: { type: 'integer' },
+    range: {
+      type: 'object',
+      properties: { low: { type: 'integer' }, high: { type: 'integer' } },
+      'x-kubernetes-validations': [{ rule: 'self.low < self.high', message: 'low must be below high' }],
+    },
+  },
+};
+
+function widget(overrides: JsonObject): JsonObject {
+  return {
+    apiVersion: CUSTOM_API_VERSION,
+    kind: 'Widget',
+    metadata: { name: 'custom', namespace: NAMESPACE },
+    spec: { size: 'small' },
+    ...overrides,
+  };
+}
+
+/** The CRD of the corpus's custom kind, and one of its objects (for the patches) once it is served. */
+function customResourceFixtures(): CorpusRequest[] {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `widgets.${CUSTOM_GROUP}` },
+    spec: {
+      group: CUSTOM_GROUP,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: WIDGET_SPEC_SCHEMA,
+                status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+              },
+            },
+          },
+          subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        },
+      ],
+    },
+  };
+  return [
+    { method: 'POST', path: CRD_COLLECTION, headers: JSON_TYPE, body: JSON.stringify(crd) },
+    {
+      method: 'POST',
+      path: CUSTOM_COLLECTION,
+      headers: JSON_TYPE,
+      body: JSON.stringify(widget({ metadata: { name: 'fixture' } })),
+      awaitServed: CUSTOM_COLLECTION,
+    },
+  ];
+}
+
+/**
+ * Custom resource bodies: decoded unstructured, they keep the apiVersion and kind they name (a
+ * missing kind or another version is the decoder's 400, another kind the validation's 422) and
+ * their metadata is typed alone; then each schema keyword broken.
+ */
+function customResourceCases(): CorpusCase[] {
+  // Each under a name of its own, since some are accepted; a metadata the case sets stays.
+  const named = (body: JsonObject, name: string): JsonObject =>
+    (body.metadata as JsonObject | undefined)?.name === 'custom'
+      ? { ...body, metadata: { ...(body.metadata as JsonObject), name } }
+      : body;
+  const without = (member: string): JsonObject => {
+    const object = widget({});
+    delete object[member];
+    return object;
+  };
+  const creates: Record<string, { body: JsonObject; query?: string }> = {
+    'type-meta/no-kind': { body: without('kind') },
+    'type-meta/empty-kind': { body: widget({ kind: '' }) },
+    'type-meta/no-apiVersion': { body: without('apiVersion') },
+    'type-meta/other-version': { body: widget({ apiVersion: `${CUSTOM_GROUP}/v9` }) },
+    'type-meta/other-group': { body: widget({ apiVersion: 'apps/v1' }) },
+    'type-meta/other-kind': { body: widget({ kind: 'Gadget' }) },
+    'metadata/string': { body: widget({ metadata: 'custom' }) },
+    'metadata/label-number': { body: widget({ metadata: { name: 'custom', labels: { tier: 1 } } }) },
+    'metadata/unknown-strict': {
+      body: widget({ metadata: { name: 'custom', zz: 1 } }),
+      query: '?fieldValidation=Strict',
+    },
+    'metadata/bad-name': { body: widget({ metadata: { name: 'Bad_Name' } }) },
+    'metadata/bad-generateName': { body: widget({ metadata: { generateName: 'Bad_' } }) },
+    'schema/type': { body: widget({ spec: { count: 'three' } }) },
+    'schema/int32': { body: widget({ spec: { count: 3000000003 } }) },
+    'schema/exclusive-minimum': { body: widget({ spec: { count: 0 } }) },
+    'schema/multipleOf': { body: widget({ spec: { count: 4 } }) },
+    'schema/exclusive-maximum': { body: widget({ spec: { ratio: 10 } }) },
+    'schema/enum': { body: widget({ spec: { size: 'huge' } }) },
+    'schema/pattern-and-lengths': { body: widget({ spec: { code: 'ABCDEF' } }) },
+    'schema/date-time': { body: widget({ spec: { when: 'yesterday' } }) },
+    'schema/set-duplicate': { body: widget({ spec: { tags: ['a', 'a', 'b'] } }) },
+    'schema/map-duplicate': { body: widget({ spec: { ports: [{ name: 'a' }, { name: 'a', port: 1 }] } }) },
+    'schema/max-properties': { body: widget({ spec: { labels: { a: 'x', b: 'y' } } }) },
+    'schema/required': { body: widget({ spec: { owner: {} } }) },
+    'schema/null': { body: widget({ spec: { size: null, note: null } }) },
+    'schema/embedded-without-kind': { body: widget({ spec: { template: { apiVersion: 'v1' } } }) },
+    'schema/rule': { body: widget({ spec: { range: { low: 2, high: 1 } } }) },
+    'schema/unknown-strict': { body: widget({ spec: { zz: 1 } }), query: '?fieldValidation=Strict' },
+  };
+  const patches: Record<string, { type: string; patch: JsonValue }> = {
+    'patch/merge-kind': { type: 'application/merge-patch+json', patch: { kind: 'Gadget' } },
+    'patch/merge-apiVersion': { type: 'application/merge-patch+json', patch: { apiVersion: `${CUSTOM_GROUP}/v9` } },
+    'patch/json-group': {
+      type: 'application/json-patch+json',
+      patch: [{ op: 'replace', path: '/apiVersion', value: 'apps/v1' }],
+    },
+    'patch/merge-enum': { type: 'application/merge-patch+json', patch: { spec: { size: 'huge' } } },
+    'scale/merge-replicas-string': { type: 'application/merge-patch+json', patch: { spec: { replicas: 'two' } } },
+    'scale/json-replicas-string': {
+      type: 'application/json-patch+json',
+      patch: [{ op: 'replace', path: '/spec/replicas', value: 'two' }],
+    },
+  };
+  return [
+    ...Object.entries(creates).map(([label, { body, query }]) => ({
+      id: `parity/custom/create/${label}`,
+      method: 'POST',
+      path: `${CUSTOM_COLLECTION}${query ?? ''}`,
+      headers: JSON_TYPE,
+      body: JSON.stringify(named(body, label.replace('/', '-').toLowerCase())),
+      collection: CUSTOM_ALL,
+    })),
+    ...Object.entries(patches).map(([label, { type, patch }]) => ({
+      id: `parity/custom/${label}`,
+      method: 'PATCH',
+      path: `${CUSTOM_COLLECTION}/fixture${label.startsWith('scale/') ? '/scale' : ''}`,
+      headers: { 'content-type': type },
+      body: JSON.stringify(patch),
+      collection: CUSTOM_ALL,
+    })),
+  ];
+}
+
+/** A CRD of the corpus's custom kind under `group`, with more `metadata`. */
+function corpusCRD(group: string, metadata: JsonObject = {}): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gears.${group}`, ...metadata },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'gears', singular: 'gear', kind: 'Gear', listKind: 'GearList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: WIDGET_SPEC_SCHEMA } } },
+        },
+      ],
+    },
+  };
+}
+
+/** The corpus CRD with `change` made to its (copied) only version. */
+function withVersionChange(change: (version: JsonObject, specSchema: JsonObject) => void): JsonObject {
+  const crd = structuredClone(corpusCRD(CUSTOM_GROUP));
+  const version = ((crd.spec as JsonObject).versions as JsonObject[])[0];
+  const root = (version.schema as JsonObject).openAPIV3Schema as JsonObject;
+  change(version, (root.properties as JsonObject).spec as JsonObject);
+  return crd;
+}
+
+function withSpecRule(rule: JsonObject): JsonObject {
+  return withVersionChange((_version, specSchema) => {
+    specSchema['x-kubernetes-validations'] = [rule];
+  });
+}
+
+function withSelectableField(jsonPath: string): JsonObject {
+  return withVersionChange((version) => {
+    version.selectableFields = [{ jsonPath }];
+  });
+}
+
+/** CRDs the reference refuses for rules beyond their schema's structure, sent as dry runs. */
+function customResourceDefinitionCases(): CorpusCase[] {
+  const approval = (value: string) => ({ annotations: { 'api-approved.kubernetes.io': value } });
+  const crds: Record<string, JsonObject> = {
+    'approval/missing': corpusCRD('widgets.k8s.io'),
+    'approval/not-a-url': corpusCRD('x.kubernetes.io', approval('yes please')),
+    'approval/url-without-host': corpusCRD('a.k8s.io', approval('https:///pull/1')),
+    'approval/unapproved': corpusCRD('sig.k8s.io', approval('unapproved, experimental')),
+    'rule-field-path/undeclared': withSpecRule({ rule: 'true', fieldPath: '.zz' }),
+    'rule-field-path/empty-step': withSpecRule({ rule: 'true', fieldPath: '.size..x' }),
+    'rule-field-path/no-dot': withSpecRule({ rule: 'true', fieldPath: 'size' }),
+    'rule-field-path/list-index': withSpecRule({ rule: 'true', fieldPath: '.tags[0]' }),
+    'rule-field-path/bracket': withSpecRule({ rule: 'true', fieldPath: "['size']" }),
+    'selectable-field/no-dot': withSelectableField('spec.size'),
+    'selectable-field/bracket': withSelectableField(".spec['size']"),
+    'message-expression/unbounded-cost': withSpecRule({
+      rule: 'true',
+      messageExpression: "'count is ' + string(self.count)",
+    }),
+    'default/refused-by-rule': withVersionChange((_version, specSchema) => {
+      const range = (specSchema.properties as JsonObject).range as JsonObject;
+      range.default = { low: 3, high: 1 };
+    }),
+    'default/refused-by-message-expression': withVersionChange((_version, specSchema) => {
+      (specSchema.properties as JsonObject).code = {
+        type: 'string',
+        default: 'zz',
+        'x-kubernetes-validations': [{ rule: "self != 'zz'", messageExpression: "'code ' + self + ' is taken'" }],
+      };
+    }),
+  };
+  return Object.entries(crds).map(([label, crd]) => ({
+    id: `parity/custom/crd/${label}`,
+    method: 'POST',
+    path: `${CRD_COLLECTION}?dryRun=All`,
+    headers: JSON_TYPE,
+    body: JSON.stringify(crd),
+    collection: CRD_COLLECTION,
+  }));
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1405,6 +1666,8 @@ export function corpusCases(): CorpusCase[] {
     ...routingCases(),
     ...parityCases(),
     ...recordedValidationCases(),
+    ...customResourceCases(),
+    ...customResourceDefinitionCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -43,36 +43,52 @@ export function sender(baseUrl: string, credentials: Credentials, deadlineMs = D
     cert: credentials.cert,
     key: credentials.key,
   });
-  return {
-    send(request) {
-      if (request.rawHead !== undefined)
-        return sendRaw(baseUrl, credentials, { head: request.rawHead, body: request.body, deadlineMs });
-      return new Promise((resolve) => {
-        const headers: Record<string, string> = { ...request.headers };
-        if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-        const req = httpsRequest(new URL(request.path, baseUrl), { method: request.method, agent, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            clearTimeout(timer);
-            const bytes = Buffer.concat(chunks);
-            const body = bytes.toString('utf8');
-            resolve({ code: res.statusCode ?? 0, ...statusOf(decodedBody(bytes, res.headers['content-type'])), body });
-          });
-          res.on('error', (error) => finish(`response: ${error.message}`));
-        });
-        const finish = (error: string) => {
+  const sendOnce = (request: CorpusRequest): Promise<Answer> => {
+    if (request.rawHead !== undefined)
+      return sendRaw(baseUrl, credentials, { head: request.rawHead, body: request.body, deadlineMs });
+    return new Promise((resolve) => {
+      const headers: Record<string, string> = { ...request.headers };
+      if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+      const req = httpsRequest(new URL(request.path, baseUrl), { method: request.method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
           clearTimeout(timer);
-          req.destroy();
-          resolve({ code: 0, reason: '', isStatus: false, body: '', error });
-        };
-        const timer = setTimeout(() => finish('no answer in time'), deadlineMs);
-        req.on('error', (error) => finish(error.message));
-        req.end(request.body);
+          const bytes = Buffer.concat(chunks);
+          const body = bytes.toString('utf8');
+          resolve({ code: res.statusCode ?? 0, ...statusOf(decodedBody(bytes, res.headers['content-type'])), body });
+        });
+        res.on('error', (error) => finish(`response: ${error.message}`));
       });
+      const finish = (error: string) => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ code: 0, reason: '', isStatus: false, body: '', error });
+      };
+      const timer = setTimeout(() => finish('no answer in time'), deadlineMs);
+      req.on('error', (error) => finish(error.message));
+      req.end(request.body);
+    });
+  };
+  return {
+    async send(request) {
+      if (request.awaitServed !== undefined) await untilServed(sendOnce, request.awaitServed);
+      return sendOnce(request);
     },
     close: () => agent.destroy(),
   };
+}
+
+/** How long a collection a fixture made (a CRD's) may take to be served. */
+const SERVED_DEADLINE_MS = 60_000;
+
+/** Polls the collection until it answers 200: a CRD's kind is served only once it is established. */
+async function untilServed(send: (request: CorpusRequest) => Promise<Answer>, path: string): Promise<void> {
+  const deadline = Date.now() + SERVED_DEADLINE_MS;
+  while ((await send({ method: 'GET', path, headers: {} })).code !== 200) {
+    if (Date.now() > deadline) throw new Error(`${path} was not served within ${SERVED_DEADLINE_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** The body as a value: a Status comes in the type the request accepted (JSON, YAML or protobuf). */

@@ -17,7 +17,7 @@ import {
 import { valueAtPath } from '../../json/value';
 import { formatLabelSelector } from '../../selectors/label-selector';
 import { badRequest, invalid } from '../../status/catalogue';
-import { FieldPath } from '../../status/field-errors';
+import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { nameIsDNSSubdomain } from '../../validation/names';
 import { validateNonnegative, validateObjectMeta, type ObjectMetaRules } from '../../validation/object-meta';
 import { resolveDefinition } from '../../validation/decode';
@@ -65,13 +65,20 @@ export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject
  * zero. What the Scale's metadata holds is not written to the parent, but a bad label in it is
  * refused all the same. A custom resource's Scale has only its replicas checked here.
  */
-function checkedReplicas(scale: KubeObject, options: { key: ObjectKey; paths: ScaleSubresource }): number {
+function checkedReplicas(
+  scale: KubeObject,
+  options: { key: ObjectKey; paths: ScaleSubresource; shownPatched?: () => string },
+): number {
   const { key, paths } = options;
   const replicas = valueAtPath(scale, 'spec.replicas') ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
-    throw badRequest(
-      `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
-    );
+    const detail = `json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`;
+    // A patch's result that does not decode is the patch's fault, as for any patched object.
+    if (options.shownPatched !== undefined)
+      throw invalid({ group: '', kind: '' }, '', [
+        invalidField(FieldPath.root('patch'), options.shownPatched(), detail),
+      ]);
+    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: ${detail}`);
   }
   // A Scale sent without a namespace is in the request's, as the reference's handler fills it in.
   const metadata = { ...scale.metadata, namespace: scale.metadata?.namespace || key.namespace };
@@ -98,7 +105,12 @@ function replicasMapping(scope: StoreScope, paths: ScaleSubresource): ReplicasMa
 export type ScaleChange =
   | { readonly kind: 'replace'; readonly scale: KubeObject }
   /** A patch of the current Scale (the request's patch type and document, applied). */
-  | { readonly kind: 'patch'; readonly apply: (current: KubeObject) => unknown }
+  | {
+      readonly kind: 'patch';
+      readonly apply: (current: KubeObject) => unknown;
+      /** The patched Scale as the reference shows it when refusing it. */
+      readonly shown: (patched: unknown) => string;
+    }
   | { readonly kind: 'apply'; readonly config: Record<string, unknown>; readonly force: boolean };
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
@@ -174,7 +186,8 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
       // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
       // update precondition, as the reference's scale storage makes it.
       if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
-      writePath(parent, paths.specReplicasPath, checkedReplicas(scale, { key: request.key, paths }));
+      const shownPatched = change.kind === 'patch' ? () => change.shown(withoutManagedFields(scale)) : undefined;
+      writePath(parent, paths.specReplicasPath, checkedReplicas(scale, { key: request.key, paths, shownPatched }));
       const entries = toParentManagedFields({
         parentEntries,
         scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[],

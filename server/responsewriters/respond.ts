@@ -7,7 +7,6 @@
  * are made here from the served objects; get and list bodies are gzip-compressed when asked.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as yamlStringify } from 'yaml';
 import type { KubeObject } from '../../api/objects';
 import { StatusError, type Status } from '../status/status-error';
 import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
@@ -27,6 +26,7 @@ import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/pro
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
+import { goYamlMarshal } from '../codec/go-yaml-output';
 import { auditOf, auditResponseStatus } from '../audit/record/request-audit';
 import { DEFAULT_REPRESENTATION_SETTINGS, type RepresentationSettings } from '../codec/representation-settings';
 
@@ -83,7 +83,7 @@ function encodeWhole(req: IncomingMessage, negotiated: Negotiated, value: unknow
     case 'protobuf':
       return encodeEnvelope(value as JsonObject);
     case 'yaml':
-      return Buffer.from(yamlStringify(value, { sortMapEntries: true }));
+      return Buffer.from(goYamlMarshal(value));
     case 'cbor':
       return encodeCbor(value);
     case 'json': {

@@ -19,7 +19,7 @@ import {
   parseGoYaml,
   type GoYamlReading,
 } from './go-yaml';
-import { NumberLiteral, plainNumbers } from './number-literal';
+import { firstOverflowingLiteral, NumberLiteral, plainNumbers } from './number-literal';
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
@@ -792,10 +792,17 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
   // Pruning removes in place what a strict patch's 422 prints: that text is taken first.
   const shownBeforePruning =
     unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
-  const typed =
-    prune !== undefined
-      ? pruned(plainNumbers(value) as KubeObject, prune)
-      : typeAgainstSchema(request.definitions, request.definition, value);
+  const overflowing = unstructured ? firstOverflowingLiteral(value) : undefined;
+  const typed: TypedResult =
+    overflowing !== undefined
+      ? {
+          object: value,
+          unknownFields: [],
+          typeError: `json: cannot unmarshal number ${overflowing} into Go value of type float64`,
+        }
+      : prune !== undefined
+        ? pruned(plainNumbers(value) as KubeObject, prune)
+        : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's
   // fault: the reference answers 422 naming the result it could not decode.

@@ -446,6 +446,8 @@ const TYPE_BITS: Readonly<Record<string, number>> = {
 /** The JSON types a node accepts: int-or-string, the listed alternatives, else its `type` (none: any). */
 function acceptedBits(node: SchemaNode): number {
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return STRING | INTEGER;
+  // Go's []byte takes its base64 text, or the bytes as a list of numbers.
+  if (node.type === 'string' && node.format === 'byte') return STRING | ARRAY;
   const alternatives = node['x-capstan-openapi-v3-one-of'];
   if (alternatives !== undefined)
     return alternatives.reduce((bits, type) => bits | (Object.hasOwn(TYPE_BITS, type) ? TYPE_BITS[type] : 0), 0);
@@ -485,6 +487,8 @@ class TypeNode {
   readonly timeLayout: ReturnType<typeof timeLayoutOf>;
   /** A resource.Quantity: its text (or number) is kept as the reference's decoder writes it. */
   readonly isQuantity: boolean;
+  /** A []byte, held as its base64 text. */
+  readonly isBytes: boolean;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
   private readonly fields = new Map<string, TypeNode>();
   private itemsNode: TypeNode | undefined;
@@ -501,6 +505,7 @@ class TypeNode {
     this.structName = structName(schema.definition);
     this.timeLayout = timeLayoutOf(schema.definition);
     this.isQuantity = schema.definition?.endsWith('.resource.Quantity') ?? false;
+    this.isBytes = node.type === 'string' && node.format === 'byte';
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
   }
 
@@ -641,6 +646,7 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
   if (type.isQuantity && (typeof value === 'string' || typeof value === 'number'))
     return quantityText(walk, String(value));
   if (Array.isArray(value)) {
+    if (type.isBytes) return bytesFromNumbers(walk, value, location);
     if (!type.hasItems) return plainNumbers(value);
     const items = type.items();
     const { goPath, parentStruct } = location;
@@ -697,6 +703,28 @@ function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, l
   // A number is a quantity's text too (Quantity's UnmarshalJSON parses it alike).
   if (type.isQuantity) return quantityText(walk, literal.source);
   return literal.value;
+}
+
+/**
+ * A []byte written as a list of numbers, as its base64 text: Go decodes each item as a uint8, and
+ * names the first that is none (a string, or a number out of range or with a fraction).
+ */
+function bytesFromNumbers(walk: Walk, items: readonly unknown[], location: Location): string {
+  const bytes: number[] = [];
+  for (const item of items) {
+    const source = item instanceof NumberLiteral ? item.source : typeof item === 'number' ? String(item) : undefined;
+    if (item === null) bytes.push(0);
+    else if (source !== undefined && /^\d+$/.test(source) && Number(source) <= 255) bytes.push(Number(source));
+    else {
+      const what = source !== undefined ? `number ${source}` : jsonKind(item);
+      walk.typeError ??=
+        location.parentStruct === ''
+          ? `json: cannot unmarshal ${what} into Go value of type uint8`
+          : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type uint8`;
+      return '';
+    }
+  }
+  return Buffer.from(bytes).toString('base64');
 }
 
 /** A quantity as the reference decodes it: its kept or canonical text, or Go's error for text that is none. */

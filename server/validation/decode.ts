@@ -122,6 +122,10 @@ function summarizeData(body: Buffer): string {
   return body.length > MAX ? `${shown} ...` : shown;
 }
 
+/** How Go names the anonymous struct the reference reads a body's apiVersion and kind into. */
+const TYPE_META_STRUCT =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
 export function parseBody(options: {
   readonly body: Buffer;
   readonly format: BodyFormat;
@@ -139,6 +143,13 @@ export function parseBody(options: {
         options.body,
       );
     const { value, repeatedKeys } = readYaml(first, lines, options.expectedKind, options.body);
+    // The reference reads the kind first, into a struct a scalar or list cannot fill.
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
+      throw unparsable(
+        options.expectedKind,
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${TYPE_META_STRUCT}`,
+        options.body,
+      );
     return {
       value,
       repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: repeatedKeys } : NO_REPEATED_KEYS,
@@ -169,8 +180,7 @@ function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: s
   try {
     return goYamlToJSON(document, lines);
   } catch (error) {
-    if (error instanceof GoYamlSyntaxError)
-      throw unparsable(expectedKind, `error converting YAML to JSON: ${goYamlSyntaxMessage(error.error)}`, body);
+    if (error instanceof GoYamlSyntaxError) throw unparsable(expectedKind, goYamlSyntaxMessage(error.error), body);
     if (error instanceof GoYamlConversionError) throw unparsable(expectedKind, error.message, body);
     throw error;
   }

@@ -7,7 +7,7 @@
  * the machine refused (ports, files, the store).
  */
 import { StoreUnavailableError } from '../storage/errors';
-import { AdmissionConfigError } from './admission/config-error';
+import { AdmissionConfigError, AdmissionFlagError } from './admission/config-error';
 import { AuditConfigError } from './audit/record/config-error';
 import { AuthenticationConfigError } from './authn/config-error';
 import { AuthorizationConfigError } from './authz/config-error';
@@ -68,7 +68,10 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
   // Found while the control plane starts, but the flag is what to fix.
   if (error instanceof RuntimeConfigError)
     return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
-  if (error instanceof AdmissionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  if (error instanceof AdmissionFlagError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  // The reference wraps what it meets while it sets admission up.
+  if (error instanceof AdmissionConfigError)
+    return new StartupFailure(`failed to apply admission: ${error.message}`, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuditConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuthenticationConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuthorizationConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);

@@ -7,7 +7,7 @@
 import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
 import type { PluginConfigurations } from './admission-configuration';
-import { AdmissionConfigError } from './config-error';
+import { AdmissionFlagError } from './config-error';
 import type { StorageOf } from './lookup';
 import type { ParamKindLookup } from './policy/params';
 import type { ServedTypeLookup } from './webhook/versions';
@@ -222,7 +222,7 @@ export interface SelectedPlugins {
   readonly plugins: readonly AdmissionPlugin[];
 }
 
-/** The chain the flags select. Throws `AdmissionConfigError` with the reference's text for unknown names. */
+/** The chain the flags select. Throws `AdmissionFlagError` with the reference's text for unknown names. */
 export function selectAdmissionPlugins(
   selection: AdmissionSelection,
   dependencies: AdmissionDependencies,
@@ -233,7 +233,7 @@ export function selectAdmissionPlugins(
     ['disable-admission-plugins', selection.disable],
   ] as const) {
     for (const name of names)
-      if (!known.has(name)) throw new AdmissionConfigError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
+      if (!known.has(name)) throw new AdmissionFlagError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
   }
   const chosen = PLUGINS.filter(
     (entry) => (entry.onByDefault || selection.enable.includes(entry.name)) && !selection.disable.includes(entry.name),

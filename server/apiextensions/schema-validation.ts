@@ -36,7 +36,9 @@ function jsonType(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  // The decoder made an int64 of a whole number below 2^63 and a float64 of any other, and the
+  // validator takes a float64 as an integer only within 2^53: anything bigger is a "number".
+  if (typeof value === 'number') return isGoInt64(value) ? 'integer' : 'number';
   if (Array.isArray(value)) return 'array';
   return 'object';
 }

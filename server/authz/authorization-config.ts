@@ -10,6 +10,7 @@
 import { GoYamlConversionError, readGoYamlText, type GoYamlReading } from '../validation/go-yaml';
 import { decodeConfigValue } from '../validation/config-types';
 import { AUTHORIZATION_CONFIG_ROOT, AUTHORIZATION_CONFIG_TYPES } from './authorization-config-types';
+import { configurationKindRefusal } from './configuration-kinds';
 import { parseGoDuration } from '../config/duration';
 
 export const AUTHORIZATION_CONFIG_VERSION = 'apiserver.config.k8s.io/v1';
@@ -66,6 +67,8 @@ export function parseAuthorizationConfig(text: string): AuthorizationConfig {
   }
   if (!isObject(reading.value))
     throw new AuthorizationConfigError(['the authorization configuration must be an object']);
+  const kindRefusal = configurationKindRefusal(text, reading);
+  if (kindRefusal !== undefined) throw loadError(kindRefusal);
   if (
     reading.value.apiVersion !== AUTHORIZATION_CONFIG_VERSION ||
     reading.value.kind !== 'AuthorizationConfiguration'

@@ -152,7 +152,7 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
 function configurationFailure(error: unknown): unknown {
   if (error instanceof RefusedConfigurationFile) return new AuthorizationConfigError(error.message);
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== undefined) return error;
-  return new AuthorizationConfigError(`invalid authorization configuration: ${error.message.split('\n')[0]}`);
+  return new AuthorizationConfigError(`invalid authorization config: ${error.message.split('\n')[0]}`);
 }
 
 /**

@@ -44,7 +44,8 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
     }
     if (isEmptySet(b[key])) continue;
     if (isEmptySet(subtree)) {
-      out[key] = {};
+      // a holds the path itself, which b holds too when it marks its node with `.`.
+      if (!(SELF in b[key])) out[key] = {};
       continue;
     }
     const rest = difference(subtree, b[key]);
@@ -267,7 +268,7 @@ function equalValues(a: Json, b: Json): boolean {
 
 /**
  * The fields of `next` that are new or different from `previous` (absent: everything), with `.`
- * on containers that did not exist before. Removed fields are not in it (see `restrictToObject`).
+ * on containers that did not exist before. Removed fields are not in it (see `withoutRemovedFields`).
  */
 export function changedFields(previous: Json, next: Json, context: SchemaContext): FieldSet {
   return changedIn(previous, next, fieldSchemaOf(context));
@@ -282,7 +283,10 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
       if (value === undefined) continue;
       const old = before === undefined ? undefined : schema.member(before, key);
       if (old !== undefined && equalValues(old, value)) continue;
-      out[`f:${key}`] = changedChild(old, value, schema.child(key));
+      const childSchema = schema.child(key);
+      const node = changedChild(old, value, childSchema);
+      if (onlyLostMembers(old, value, node, childSchema)) continue;
+      out[`f:${key}`] = node;
     }
     return out;
   }
@@ -303,6 +307,7 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
         const old = oldByKey.get(key);
         if (old !== undefined && equalValues(old, item)) continue;
         const node = changedIn(old, item, items);
+        if (onlyLostMembers(old, item, node, items)) continue;
         if (old === undefined) node[SELF] = {};
         out[key] = node;
       }
@@ -310,6 +315,18 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
     }
   }
   return out;
+}
+
+/**
+ * Whether a container that was there before and is there still changed only by losing members:
+ * the reference's comparison marks added and modified paths, and a container whose members it
+ * tracks is neither, so the write does not take the container itself.
+ */
+function onlyLostMembers(previous: Json, next: Json, changed: FieldSet, schema: FieldSchema): boolean {
+  if (previous === undefined || !isEmptySet(changed)) return false;
+  if (isObject(previous) && isObject(next)) return !schema.atomicMap;
+  if (Array.isArray(previous) && Array.isArray(next)) return schema.listType === 'set' || schema.listType === 'map';
+  return false;
 }
 
 function changedChild(previous: Json, next: Json, schema: FieldSchema): FieldSet {
@@ -323,67 +340,74 @@ function changedChild(previous: Json, next: Json, schema: FieldSchema): FieldSet
 }
 
 /**
- * `set` without the paths that no longer exist in `object` (fields a write removed), written
- * as the reference decodes field sets: a member's node empty, a `.` only on a node that also
- * has children, children in `order`. Undefined when nothing is left (a set holding only its
- * own `.` is not nothing). Restricting and rewriting in one walk saves building the tree twice.
+ * `set` without the paths a write removed (those in `previous` and not in `next`), written as
+ * the reference decodes field sets: a member's node empty, a `.` only on a node that also has
+ * children, children in `order`. A path absent from both objects stays: the reference takes
+ * from the managers only what the write itself removed. Undefined when nothing is left (a set
+ * holding only its own `.` is not nothing). Removing and rewriting in one walk saves building
+ * the tree twice.
  */
-export function restrictToObject(
+export function withoutRemovedFields(
   set: FieldSet,
-  object: Json,
+  objects: { readonly previous: Json; readonly next: Json },
   context: SchemaContext,
   order: (a: string, b: string) => number,
 ): FieldSet | undefined {
-  return restrictedTo(set, object, fieldSchemaOf(context), order);
+  return withoutRemoved(set, objects.previous, objects.next, fieldSchemaOf(context), order);
 }
 
-function restrictedTo(
+/** A member or item of both objects under one path element; undefined where a side lacks it. */
+interface Members {
+  readonly previous: Json;
+  readonly next: Json;
+}
+
+function withoutRemoved(
   set: FieldSet,
-  object: Json,
+  previous: Json,
+  next: Json,
   schema: FieldSchema,
   order: (a: string, b: string) => number,
 ): FieldSet | undefined {
   const out: FieldSet = {};
   let kept = 0;
-  let items: ListItems | undefined;
+  let previousItems: ListItems | undefined;
+  let nextItems: ListItems | undefined;
   const keys = Object.keys(set);
   const hasSelf = keys.includes(SELF);
-  if (hasSelf) out[SELF] = {};
+  // The node itself was removed when the previous object had it and the next has not.
+  const removed = previous !== undefined && next === undefined;
+  if (hasSelf && !removed) out[SELF] = {};
   for (const key of inOrder(hasSelf ? keys.filter((element) => element !== SELF) : keys, order)) {
     const subtree = set[key];
-    let value: Json;
-    let valueSchema: FieldSchema;
-    if (key.startsWith('f:')) {
-      const name = key.slice(2);
-      if (!isObject(object)) continue;
-      value = schema.member(object, name);
-      if (value === undefined) continue;
-      if (isEmptySet(subtree)) {
-        out[key] = {};
-        kept++;
-        continue;
-      }
-      valueSchema = schema.child(name);
+    const field = key.startsWith('f:') ? key.slice(2) : undefined;
+    let members: Members;
+    if (field !== undefined) {
+      members = {
+        previous: isObject(previous) ? schema.member(previous, field) : undefined,
+        next: isObject(next) ? schema.member(next, field) : undefined,
+      };
     } else {
-      if (!Array.isArray(object)) continue;
-      items ??= new ListItems(object, schema);
-      if (key.startsWith('k:')) value = items.withKey(key);
-      else if (key.startsWith('v:')) value = items.withValue(key);
-      if (value === undefined) continue;
-      if (isEmptySet(subtree)) {
-        out[key] = {};
-        kept++;
-        continue;
-      }
-      valueSchema = schema.items();
+      if (Array.isArray(previous)) previousItems ??= new ListItems(previous, schema);
+      if (Array.isArray(next)) nextItems ??= new ListItems(next, schema);
+      const item = (items: ListItems | undefined) =>
+        items === undefined ? undefined : key.startsWith('k:') ? items.withKey(key) : items.withValue(key);
+      members = { previous: item(previousItems), next: item(nextItems) };
     }
-    const rest = restrictedTo(subtree, value, valueSchema, order);
+    if (isEmptySet(subtree)) {
+      if (members.previous !== undefined && members.next === undefined) continue;
+      out[key] = {};
+      kept++;
+      continue;
+    }
+    const childSchema = field !== undefined ? schema.child(field) : schema.items();
+    const rest = withoutRemoved(subtree, members.previous, members.next, childSchema, order);
     if (rest === undefined) continue;
     out[key] = rest;
     kept++;
   }
   if (kept > 0) return out;
-  return hasSelf ? {} : undefined;
+  return hasSelf && !removed ? {} : undefined;
 }
 
 /** The keys sorted; most nodes have one child, or children already in order, which need no sort. */

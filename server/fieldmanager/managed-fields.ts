@@ -11,10 +11,10 @@ import {
   changedFields,
   difference,
   isEmptySet,
-  restrictToObject,
   union,
   withoutServerOwnedFields,
   type FieldSet,
+  withoutRemovedFields,
   type SchemaContext,
 } from './field-set';
 import { zeroObject } from './zero-object';
@@ -120,10 +120,9 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
   // An object nobody owns any field of is no longer tracked: the reference's update records
   // nothing on it (its skip-non-applied step), until an apply or a `[{}]` reset starts over.
   if (update.previous !== undefined && update.managedFields.length === 0 && update.reset !== true) return [];
+  const objects = { previous: update.previous ?? emptyObjectOf(update.schema), next: update.next };
   const changed = withoutIgnored(
-    withoutServerOwnedFields(
-      changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema),
-    ),
+    withoutServerOwnedFields(changedFields(objects.previous, objects.next, update.schema)),
     update.ignored,
   );
   const entries: ManagedFieldsEntry[] = [];
@@ -133,19 +132,19 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       own = entry;
       continue;
     }
-    const kept = restrictToObject(
+    const kept = withoutRemovedFields(
       difference(entry.fieldsV1 ?? {}, changed),
-      update.next,
+      objects,
       update.schema,
       compareElements,
     );
     if (kept !== undefined) entries.push({ ...entry, fieldsV1: kept });
   }
-  // Restricted sets come out in the reference's order (`.` first, then fields, keys, values,
-  // indexes), as it serializes them.
-  const ownFields = restrictToObject(
+  // The sets come out in the reference's order (`.` first, then fields, keys, values, indexes),
+  // as it serializes them.
+  const ownFields = withoutRemovedFields(
     union(withoutIgnored(own?.fieldsV1 ?? {}, update.ignored), changed),
-    update.next,
+    objects,
     update.schema,
     compareElements,
   );

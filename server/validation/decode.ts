@@ -19,7 +19,7 @@ import {
   parseGoYaml,
   type GoYamlReading,
 } from './go-yaml';
-import { NumberLiteral, plainNumbers } from './number-literal';
+import { firstOverflowingLiteral, NumberLiteral, plainNumbers } from './number-literal';
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
@@ -121,6 +121,10 @@ function summarizeData(body: Buffer): string {
   return body.length > MAX ? `${shown} ...` : shown;
 }
 
+/** How Go names the anonymous struct the reference reads a body's apiVersion and kind into. */
+const TYPE_META_STRUCT =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
 export function parseBody(options: {
   readonly body: Buffer;
   readonly format: BodyFormat;
@@ -138,6 +142,13 @@ export function parseBody(options: {
         options.body,
       );
     const { value, repeatedKeys } = readYaml(first, lines, options.expectedKind, options.body);
+    // The reference reads the kind first, into a struct a scalar or list cannot fill.
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
+      throw unrecognizedObject(
+        options.expectedKind,
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${TYPE_META_STRUCT}`,
+        options.body,
+      );
     return {
       value,
       repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: repeatedKeys } : NO_REPEATED_KEYS,
@@ -169,11 +180,7 @@ function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: s
     return goYamlToJSON(document, lines);
   } catch (error) {
     if (error instanceof GoYamlSyntaxError)
-      throw unrecognizedObject(
-        expectedKind,
-        `error converting YAML to JSON: ${goYamlSyntaxMessage(error.error)}`,
-        body,
-      );
+      throw unrecognizedObject(expectedKind, goYamlSyntaxMessage(error.error), body);
     if (error instanceof GoYamlConversionError) throw unrecognizedObject(expectedKind, error.message, body);
     throw error;
   }
@@ -449,6 +456,8 @@ const TYPE_BITS: Readonly<Record<string, number>> = {
 /** The JSON types a node accepts: int-or-string, the listed alternatives, else its `type` (none: any). */
 function acceptedBits(node: SchemaNode): number {
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return STRING | INTEGER;
+  // Go's []byte takes its base64 text, or the bytes as a list of numbers.
+  if (node.type === 'string' && node.format === 'byte') return STRING | ARRAY;
   const alternatives = node['x-capstan-openapi-v3-one-of'];
   if (alternatives !== undefined)
     return alternatives.reduce((bits, type) => bits | (Object.hasOwn(TYPE_BITS, type) ? TYPE_BITS[type] : 0), 0);
@@ -488,6 +497,8 @@ class TypeNode {
   readonly timeLayout: ReturnType<typeof timeLayoutOf>;
   /** A resource.Quantity: its text (or number) is kept as the reference's decoder writes it. */
   readonly isQuantity: boolean;
+  /** A []byte, held as its base64 text. */
+  readonly isBytes: boolean;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
   private readonly fields = new Map<string, TypeNode>();
   private itemsNode: TypeNode | undefined;
@@ -504,6 +515,7 @@ class TypeNode {
     this.structName = structName(schema.definition);
     this.timeLayout = timeLayoutOf(schema.definition);
     this.isQuantity = schema.definition?.endsWith('.resource.Quantity') ?? false;
+    this.isBytes = node.type === 'string' && node.format === 'byte';
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
   }
 
@@ -644,6 +656,7 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
   if (type.isQuantity && (typeof value === 'string' || typeof value === 'number'))
     return quantityText(walk, String(value));
   if (Array.isArray(value)) {
+    if (type.isBytes) return bytesFromNumbers(walk, value, location);
     if (!type.hasItems) return plainNumbers(value);
     const items = type.items();
     const { goPath, parentStruct } = location;
@@ -700,6 +713,28 @@ function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, l
   // A number is a quantity's text too (Quantity's UnmarshalJSON parses it alike).
   if (type.isQuantity) return quantityText(walk, literal.source);
   return literal.value;
+}
+
+/**
+ * A []byte written as a list of numbers, as its base64 text: Go decodes each item as a uint8, and
+ * names the first that is none (a string, or a number out of range or with a fraction).
+ */
+function bytesFromNumbers(walk: Walk, items: readonly unknown[], location: Location): string {
+  const bytes: number[] = [];
+  for (const item of items) {
+    const source = item instanceof NumberLiteral ? item.source : typeof item === 'number' ? String(item) : undefined;
+    if (item === null) bytes.push(0);
+    else if (source !== undefined && /^\d+$/.test(source) && Number(source) <= 255) bytes.push(Number(source));
+    else {
+      const what = source !== undefined ? `number ${source}` : jsonKind(item);
+      walk.typeError ??=
+        location.parentStruct === ''
+          ? `json: cannot unmarshal ${what} into Go value of type uint8`
+          : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type uint8`;
+      return '';
+    }
+  }
+  return Buffer.from(bytes).toString('base64');
 }
 
 /** A quantity as the reference decodes it: its kept or canonical text, or Go's error for text that is none. */
@@ -813,10 +848,17 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
   // Pruning removes in place what a strict patch's 422 prints: that text is taken first.
   const shownBeforePruning =
     unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
-  const typed =
-    prune !== undefined
-      ? pruned(request.definitions, plainNumbers(value) as KubeObject, prune)
-      : typeAgainstSchema(request.definitions, request.definition, value);
+  const overflowing = unstructured ? firstOverflowingLiteral(value) : undefined;
+  const typed: TypedResult =
+    overflowing !== undefined
+      ? {
+          object: value,
+          unknownFields: [],
+          typeError: `json: cannot unmarshal number ${overflowing} into Go value of type float64`,
+        }
+      : prune !== undefined
+        ? pruned(request.definitions, plainNumbers(value) as KubeObject, prune)
+        : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's
   // fault: the reference answers 422 naming the result it could not decode.

@@ -382,11 +382,62 @@ export function goYamlToJSON(document: Document.Parsed, lines: LineCounter): GoY
   return { value, repeatedKeys: decoder.repeatedKeys };
 }
 
-/** sigs.k8s.io/yaml's words for a YAML syntax error: the first line of the parser's message, at its line. */
+/**
+ * yaml.v2's words for the syntax errors the YAML library names otherwise, where both find the
+ * same fault. yaml.v2 prints a scanner error at the line it was on, and a parser error at its
+ * mark's line counted from zero: one before the line it stopped on (`lineBefore`).
+ */
+const GO_YAML_SYNTAX_WORDS: readonly {
+  readonly library: RegExp;
+  readonly words: string;
+  readonly lineBefore: boolean;
+}[] = [
+  { library: /^All mapping items must start at the same column/, words: 'did not find expected key', lineBefore: true },
+  {
+    library: /^A block sequence may not be used as an implicit map key/,
+    words: 'did not find expected key',
+    lineBefore: true,
+  },
+  {
+    library: /^Flow sequence in block collection must be/,
+    words: "did not find expected ',' or ']'",
+    lineBefore: true,
+  },
+  { library: /^Flow map in block collection must be/, words: "did not find expected ',' or '}'", lineBefore: true },
+  { library: /^Unexpected flow-(seq|map)-end token/, words: 'did not find expected node content', lineBefore: true },
+  {
+    library: /^Tabs are not allowed as indentation/,
+    words: 'found character that cannot start any token',
+    lineBefore: false,
+  },
+  {
+    library: /^Plain value cannot start with reserved character/,
+    words: 'found character that cannot start any token',
+    lineBefore: false,
+  },
+  {
+    library: /^Nested mappings are not allowed in compact mappings/,
+    words: 'mapping values are not allowed in this context',
+    lineBefore: false,
+  },
+  { library: /^Invalid escape sequence/, words: 'found unknown escape character', lineBefore: false },
+  {
+    library: /^Anchor cannot be an empty string/,
+    words: 'did not find expected alphabetic or numeric character',
+    lineBefore: false,
+  },
+];
+
+/**
+ * sigs.k8s.io/yaml's words for a YAML syntax error: yaml.v2's where the fault is one it names
+ * alike, else the first line of the YAML library's message, at its line.
+ */
 export function goYamlSyntaxMessage(error: YAMLError): string {
   const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   const line = error.linePos?.[0]?.line;
-  return `yaml: ${line === undefined ? '' : `line ${line}: `}${message}`;
+  const known = GO_YAML_SYNTAX_WORDS.find((entry) => entry.library.test(message));
+  const shown = line !== undefined && known?.lineBefore ? line - 1 : line;
+  return `yaml: ${shown === undefined || shown === 0 ? '' : `line ${shown}: `}${known?.words ?? message}`;
 }
 
 /**

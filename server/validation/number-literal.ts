@@ -20,3 +20,17 @@ export function plainNumbers(value: unknown): unknown {
   for (const key of Object.keys(value)) out[key] = plainNumbers((value as Record<string, unknown>)[key]);
   return out;
 }
+
+/**
+ * The first literal (in the order the text held them) too big for a float64, which Go's decoder
+ * refuses where JSON.parse would make it Infinity.
+ */
+export function firstOverflowingLiteral(value: unknown): string | undefined {
+  if (value instanceof NumberLiteral) return Number.isFinite(value.value) ? undefined : value.source;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) {
+    const found = firstOverflowingLiteral(member);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

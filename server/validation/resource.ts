@@ -293,6 +293,13 @@ function qualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
   ];
 }
 
+/** An attribute named with its domain: a qualified name that has one. */
+function fullyQualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
+  const errors = qualifiedNameErrors(name, path);
+  if (name !== '' && !name.includes('/')) errors.push(invalid(path, name, 'must include a domain'));
+  return errors;
+}
+
 const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule'];
 
 /** A device taint: a label-like key and value, and an effect the scheduler knows. */
@@ -452,6 +459,8 @@ function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPat
 
 /** The most selectors a class, request or taint rule may have. */
 const MAX_DEVICE_SELECTORS = 32;
+/** The most requests a constraint may name (DeviceRequestsMaxSize). */
+const MAX_CONSTRAINT_REQUESTS = 32;
 /** The longest selector expression the reference compiles. */
 const CEL_SELECTOR_MAX_LENGTH = 10 * 1024;
 
@@ -644,11 +653,23 @@ function validateDeviceClaim(
   const referenceErrors = (reference: string, at: FieldPath) => requestReferenceErrors(reference, names, at);
   (devices?.constraints ?? []).forEach((constraint, i) => {
     const at = path.child('constraints').index(i);
-    (constraint.requests ?? []).forEach((reference, j) =>
-      errors.push(...referenceErrors(reference, at.child('requests').index(j))),
-    );
-    if (constraint.matchAttribute === undefined && constraint.distinctAttribute === undefined)
-      errors.push(required(at.child('matchAttribute')));
+    const requests = constraint.requests ?? [];
+    requests.forEach((reference, j) => errors.push(...referenceErrors(reference, at.child('requests').index(j))));
+    if (requests.length > MAX_CONSTRAINT_REQUESTS)
+      errors.push(tooMany(at.child('requests'), requests.length, MAX_CONSTRAINT_REQUESTS));
+    requests.forEach((reference, j) => {
+      if (requests.indexOf(reference) < j) errors.push(duplicate(at.child('requests').index(j), reference));
+    });
+    // Only the first attribute set is judged; naming none is refused as the gate words it.
+    if (constraint.matchAttribute !== undefined)
+      errors.push(...fullyQualifiedNameErrors(constraint.matchAttribute, at.child('matchAttribute')));
+    else if (constraint.distinctAttribute !== undefined)
+      errors.push(...fullyQualifiedNameErrors(constraint.distinctAttribute, at.child('distinctAttribute')));
+    else if (environment.consumableCapacity)
+      errors.push(
+        required(at, 'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set'),
+      );
+    else errors.push(required(at.child('matchAttribute')));
   });
   (devices?.config ?? []).forEach((config, i) => {
     const at = path.child('config').index(i);

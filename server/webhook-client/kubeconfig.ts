@@ -9,7 +9,7 @@
  * as client-go's loader reads it, through sigs.k8s.io/yaml (`insecure-skip-tls-verify: yes` is
  * true, `<<` merges), its refusals worded as the loader words them.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { goQuote } from '../../api/go-quote';
 import { decodeConfigValue } from '../validation/config-types';
@@ -34,6 +34,14 @@ const entries = (value: unknown): Named[] =>
   Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : [];
 
 function loadKubeconfig(path: string): unknown {
+  if (!existsSync(path)) {
+    // client-go looks for the file first, and says so in the stat's words.
+    throw Object.assign(new Error(`stat ${path}: no such file or directory`), {
+      code: 'ENOENT',
+      path,
+      syscall: 'stat',
+    });
+  }
   try {
     const reading = readGoYamlText(readFileSync(path, 'utf8'));
     // client-go's codec is lenient: fields its types lack are dropped, values of the wrong type refused.

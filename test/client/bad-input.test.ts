@@ -96,7 +96,7 @@ const cases: BadRequestCase[] = [
     code: 400,
     reason: 'BadRequest',
     message:
-      /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: line \d+: .+ \(6d657461646174613a0a20206e616d653a205b62726f6b656e0a\)$/,
+      /^the object provided is unrecognized \(must be of type ConfigMap\): yaml: line \d+: .+ \(6d657461646174613a0a20206e616d653a205b62726f6b656e0a\)$/,
   },
   {
     name: 'a number where a string belongs',

@@ -20,6 +20,8 @@ import { withBackoff } from '../../webhook-client/backoff';
 import { readWebhookKubeconfig } from '../../webhook-client/kubeconfig';
 import { postJson, type PostDestination } from '../../webhook-client/post-json';
 import { AdmissionConfigError } from '../config-error';
+import { typeAgainstSchema, type Definitions } from '../../validation/decode';
+import { GO_BOOL, GO_INT64, GO_STRING, goNamed, goStruct } from '../../validation/config-types';
 import { refusedName } from '../refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
@@ -44,11 +46,22 @@ type Fields = Record<string, unknown>;
 const record = (value: unknown): Fields =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 
+/**
+ * The configuration with a number or boolean kubeConfigFile as its text: the plugin reads its
+ * YAML with sigs.k8s.io/yaml's Unmarshal, which writes a scalar as a string where the Go field
+ * is one.
+ */
+function withScalarFileName(configuration: unknown): unknown {
+  const policy = record(record(configuration).imagePolicy);
+  const file = policy.kubeConfigFile;
+  if (typeof file !== 'number' && typeof file !== 'boolean') return configuration;
+  return { ...record(configuration), imagePolicy: { ...policy, kubeConfigFile: String(file) } };
+}
+
 /** The reference's normalizeConfigDuration: -1 turns it off, 0 is the default, else `value` units within bounds. */
-function duration(name: string, value: unknown, unitMs: number, minMs: number, maxMs: number, defaultMs: number) {
-  const given = value === undefined || value === null ? 0 : value;
-  if (typeof given !== 'number' || !Number.isInteger(given))
-    throw new AdmissionConfigError(`${FAILED} image policy webhook ${name} must be an integer`);
+function duration(value: unknown, unitMs: number, minMs: number, maxMs: number, defaultMs: number) {
+  // Typed already: a time.Duration, or absent.
+  const given = typeof value === 'number' ? value : 0;
   if (given === -1) return 0;
   if (given === 0) return defaultMs;
   const ms = given * unitMs;
@@ -59,12 +72,31 @@ function duration(name: string, value: unknown, unitMs: number, minMs: number, m
   return ms;
 }
 
+/**
+ * The plugin's Go types (plugin/pkg/admission/imagepolicy), as data: its decoder is lenient, so
+ * only a value of the wrong JSON type stops the start, in Go's words.
+ */
+const CONFIG_ROOT = 'imagepolicy.AdmissionConfig';
+const CONFIG_TYPES: Definitions = {
+  [CONFIG_ROOT]: goStruct({ imagePolicy: goNamed('imagepolicy.imagePolicyWebhookConfig') }),
+  'imagepolicy.imagePolicyWebhookConfig': goStruct({
+    kubeConfigFile: GO_STRING,
+    allowTTL: goNamed('time.Duration'),
+    denyTTL: goNamed('time.Duration'),
+    retryBackoff: goNamed('time.Duration'),
+    defaultAllow: GO_BOOL,
+  }),
+  'time.Duration': GO_INT64,
+};
+
 export function imagePolicyConfiguration(configuration: unknown): ImagePolicyConfiguration {
   if (configuration === undefined) throw new AdmissionConfigError(`${FAILED} no config specified`);
-  const policy = record(record(configuration).imagePolicy);
-  const retryBackoffMs = duration('backoff', policy.retryBackoff, 1, 1e-6, 300_000, 500);
-  const allowTtlMs = duration('allow cache', policy.allowTTL, 1000, 1000, 1_800_000, 300_000);
-  const denyTtlMs = duration('deny cache', policy.denyTTL, 1000, 1000, 1_800_000, 30_000);
+  const typed = typeAgainstSchema(CONFIG_TYPES, CONFIG_ROOT, withScalarFileName(configuration));
+  if (typed.typeError !== undefined) throw new AdmissionConfigError(`${FAILED} ${typed.typeError}`);
+  const policy = record(record(typed.object).imagePolicy);
+  const retryBackoffMs = duration(policy.retryBackoff, 1, 1e-6, 300_000, 500);
+  const allowTtlMs = duration(policy.allowTTL, 1000, 1000, 1_800_000, 300_000);
+  const denyTtlMs = duration(policy.denyTTL, 1000, 1000, 1_800_000, 30_000);
   let destination: PostDestination;
   try {
     destination = readWebhookKubeconfig(String(policy.kubeConfigFile ?? ''));

@@ -29,7 +29,8 @@
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
 import { copyJson } from '../../json/value';
-import { notFound, objectModified } from '../../status/catalogue';
+import { invalid, notFound, objectModified } from '../../status/catalogue';
+import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
@@ -207,12 +208,10 @@ async function prepareUpdate(
   if (resourceVersion !== undefined && resourceVersion !== '') {
     if (resourceVersion !== current.metadata.resourceVersion) throw objectModified(groupResourceOf(scope.type), name);
   } else if (scope.type.requiresResourceVersionOnUpdate) {
-    throw invalidObject(scope, name, [
-      {
-        type: 'FieldValueInvalid',
-        field: 'metadata.resourceVersion',
-        detail: 'Invalid value: 0x0: must be specified for an update',
-      },
+    // The reference names the resource where a kind belongs here (`widgets.example.com`), and
+    // the missing version as the number 0 it parsed.
+    throw invalid({ group: scope.type.group, kind: scope.type.resource }, name, [
+      invalidField(FieldPath.root('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
     ]);
   }
   // 4. System metadata and the strategy's preparation.

@@ -157,7 +157,7 @@ describe('EventRateLimit configuration', () => {
     expect(await start()).toEqual({
       code: 2,
       lastLine:
-        'capstan: couldn\'t init admission plugin "EventRateLimit": limits: Invalid value: null: must not be empty',
+        'capstan: failed to apply admission: couldn\'t init admission plugin "EventRateLimit": limits: Invalid value: null: must not be empty',
     });
   }, 60_000);
 
@@ -171,7 +171,7 @@ describe('EventRateLimit configuration', () => {
     ).toEqual({
       code: 2,
       lastLine:
-        'capstan: couldn\'t init admission plugin "EventRateLimit": [limits[0].type: Unsupported value: "Pod": supported values: "Server", "Namespace", "User", "SourceAndObject", limits[0].qps: Invalid value: 0: must be positive, limits[1].cacheSize: Invalid value: -1: must not be negative]',
+        'capstan: failed to apply admission: couldn\'t init admission plugin "EventRateLimit": [limits[0].type: Unsupported value: "Pod": supported values: "Server", "Namespace", "User", "SourceAndObject", limits[0].qps: Invalid value: 0: must be positive, limits[1].cacheSize: Invalid value: -1: must not be negative]',
     });
   }, 60_000);
 });

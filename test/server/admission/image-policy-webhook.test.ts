@@ -157,7 +157,8 @@ describe('ImagePolicyWebhook configuration', () => {
   it('without one the server does not start', async () => {
     expect(await start()).toEqual({
       code: 2,
-      lastLine: 'capstan: couldn\'t init admission plugin "ImagePolicyWebhook": no config specified',
+      lastLine:
+        'capstan: failed to apply admission: couldn\'t init admission plugin "ImagePolicyWebhook": no config specified',
     });
   }, 60_000);
 
@@ -165,7 +166,7 @@ describe('ImagePolicyWebhook configuration', () => {
     expect(await start('kubeConfigFile: /nonexistent, allowTTL: 3600')).toEqual({
       code: 2,
       lastLine:
-        'capstan: couldn\'t init admission plugin "ImagePolicyWebhook": valid value is between 1s and 30m0s, got 1h0m0s',
+        'capstan: failed to apply admission: couldn\'t init admission plugin "ImagePolicyWebhook": valid value is between 1s and 30m0s, got 1h0m0s',
     });
   }, 60_000);
 });

@@ -245,7 +245,7 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
     expect({ code: failed.code, lastLine: failed.lastLine }).toEqual({
       code: 2,
       lastLine:
-        'capstan: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
+        'capstan: failed to apply admission: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
     });
   }, 60_000);
 });

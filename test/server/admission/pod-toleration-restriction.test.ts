@@ -220,7 +220,7 @@ describe('PodTolerationRestriction', () => {
     expect(refusal('apiVersion: podtolerationrestriction.admission.k8s.io/v1alpha1\nkind: Other\n')).toEqual({
       status: 2,
       lastLine:
-        'capstan: couldn\'t init admission plugin "PodTolerationRestriction": no kind "Other" is registered for version "podtolerationrestriction.admission.k8s.io/v1alpha1" in scheme "pkg/runtime/scheme.go:110"',
+        'capstan: failed to apply admission: couldn\'t init admission plugin "PodTolerationRestriction": no kind "Other" is registered for version "podtolerationrestriction.admission.k8s.io/v1alpha1" in scheme "pkg/runtime/scheme.go:110"',
     });
     const invalid = refusal(
       [
@@ -236,7 +236,7 @@ describe('PodTolerationRestriction', () => {
     expect(invalid).toEqual({
       status: 2,
       lastLine:
-        "capstan: couldn't init admission plugin \"PodTolerationRestriction\": invalid config: [podtolerationrestriction.default[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\" podtolerationrestriction.whitelist[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') podtolerationrestriction.whitelist[0].effect: Invalid value: \"\": effect must be 'NoExecute' when `tolerationSeconds` is set]",
+        "capstan: failed to apply admission: couldn't init admission plugin \"PodTolerationRestriction\": invalid config: [podtolerationrestriction.default[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\" podtolerationrestriction.whitelist[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') podtolerationrestriction.whitelist[0].effect: Invalid value: \"\": effect must be 'NoExecute' when `tolerationSeconds` is set]",
     });
   });
 });

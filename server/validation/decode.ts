@@ -769,7 +769,22 @@ export interface DecodedObject {
   readonly warnings: readonly string[];
 }
 
-function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): TypedResult {
+const OBJECT_META_DEFINITION = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * An unstructured object is pruned by its kind's schema, but its metadata is read into the Go
+ * ObjectMeta first (the reference's schema coercion does so before pruning): a member of the
+ * wrong type fails the decode there, as it does for a typed kind.
+ */
+function pruned(
+  definitions: Definitions | undefined,
+  object: KubeObject,
+  prune: (object: KubeObject) => string[],
+): TypedResult {
+  if (Object.hasOwn(object, 'metadata')) {
+    const { typeError } = typeAgainstSchema(definitions, OBJECT_META_DEFINITION, object.metadata);
+    if (typeError !== undefined) return { object, unknownFields: [], typeError };
+  }
   const unknownFields = prune(object);
   return { object, unknownFields };
 }
@@ -794,7 +809,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
   const typed =
     prune !== undefined
-      ? pruned(plainNumbers(value) as KubeObject, prune)
+      ? pruned(request.definitions, plainNumbers(value) as KubeObject, prune)
       : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's

@@ -16,6 +16,9 @@ import { goMarshalPatched, isObject, type Touched } from '../json/value';
 import { goValue } from '../apply/go-print';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
+import type { Request } from 'express';
+import type { HandlerScope } from './scope';
 
 export interface PatchType {
   /** Reads the patch document once, before the object is read (a malformed one is a 400). */
@@ -113,8 +116,8 @@ const mergePatch: PatchType = {
 };
 
 /**
- * Strategic merge needs the kind's Go schema; kinds without one (custom resources) answer 415
- * listing the other types. The definition is found by the object's apiVersion and kind, since
+ * Strategic merge needs the kind's Go schema (endpoints of kinds without one do not take it,
+ * see patchRequestType). The definition is found by the object's apiVersion and kind, since
  * this entry is not given the handler scope.
  */
 const strategicMergePatch: PatchType = {
@@ -133,12 +136,8 @@ const strategicMergePatch: PatchType = {
     const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
     const version = apiVersion.slice(slash + 1);
     const found = definitionForKind({ group, version, kind: current.kind ?? '' });
-    if (found === undefined)
-      throw unsupportedMediaType([
-        'application/json-patch+json',
-        'application/merge-patch+json',
-        'application/apply-patch+yaml',
-      ]);
+    // Endpoints of kinds without a Go schema refuse the type before reading the body.
+    if (found === undefined) throw new Error(`no Go schema for a strategic merge of ${apiVersion} ${current.kind}`);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
       return applyStrategicMergePatch(current, patch, schema);
@@ -172,10 +171,52 @@ export function applyBodyFormatOf(mediaType: string, options: { readonly cbor: b
   return format === 'cbor' && !options.cbor ? undefined : format;
 }
 
-/** Every PATCH type, in the order of the reference's 415 message. */
-export function acceptedPatchTypes(options: { readonly cbor: boolean }): string[] {
+/** What the PATCH endpoints of a handler scope take; `cbor` the apply-patch+cbor gate. */
+export function patchEndpointOf(scope: HandlerScope): PatchEndpoint {
+  const { group, kind } = scope.type;
+  return {
+    cbor: (scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS).cbor,
+    strategic: definitionForKind({ group, version: scope.version.version, kind }) !== undefined,
+  };
+}
+
+export interface PatchEndpoint {
+  readonly cbor: boolean;
+  /** The kind has a Go schema to merge strategically by; custom resources (and their subresources) do not. */
+  readonly strategic: boolean;
+}
+
+/** Every PATCH type the endpoint takes, in the order of the reference's 415 message. */
+export function acceptedPatchTypes(endpoint: PatchEndpoint): string[] {
   return [
-    ...PATCH_TYPES.keys(),
-    ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, options) !== undefined),
+    ...[...PATCH_TYPES.keys()].filter((type) => endpoint.strategic || PATCH_TYPES.get(type) !== strategicMergePatch),
+    ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, endpoint) !== undefined),
   ];
+}
+
+/**
+ * What a PATCH request's `Content-Type` asks for. The reference's handler takes the header up
+ * to its first `;` exactly as sent (an upper-case type is no patch type) and refuses a type the
+ * endpoint does not take with 415 before it looks at anything else.
+ */
+export function patchRequestType(
+  contentType: string | undefined,
+  endpoint: PatchEndpoint,
+): { readonly patchType?: PatchType; readonly applyFormat?: ApplyBodyFormat } {
+  const header = contentType ?? '';
+  const parameters = header.indexOf(';');
+  const mediaType = parameters > 0 ? header.slice(0, parameters) : header;
+  if (!acceptedPatchTypes(endpoint).includes(mediaType)) throw unsupportedMediaType(acceptedPatchTypes(endpoint));
+  const patchType = PATCH_TYPES.get(mediaType);
+  return patchType !== undefined ? { patchType } : { applyFormat: applyBodyFormatOf(mediaType, endpoint) };
+}
+
+/** The patch type or apply format the request's `Content-Type` names; a 415 drains the unread body. */
+export function requestedPatchType(scope: HandlerScope, req: Request): ReturnType<typeof patchRequestType> {
+  try {
+    return patchRequestType(req.headers['content-type'], patchEndpointOf(scope));
+  } catch (error) {
+    req.resume();
+    throw error;
+  }
 }

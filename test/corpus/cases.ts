@@ -1314,6 +1314,54 @@ function recordedValidationCases(): CorpusCase[] {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Patch forms: how the reference's PATCH handler reads the request, class by class
+
+const PATCH_FORMS = 'parity/patch-forms';
+
+/**
+ * The PATCH `Content-Type`: the reference takes it up to the first `;` exactly as sent, so an
+ * upper-case type, a space before the parameters or a list of types is no patch type (415),
+ * while parameters after it are ignored.
+ */
+function patchContentTypeCases(): CorpusCase[] {
+  const contentTypes: [string, string][] = [
+    ['upper-case', 'APPLICATION/MERGE-PATCH+JSON'],
+    ['upper-case-subtype', 'application/Merge-Patch+json'],
+    ['space-before-parameters', 'application/merge-patch+json ; charset=utf-8'],
+    ['two-types', 'application/merge-patch+json, application/json-patch+json'],
+    ['charset-upper-case', 'application/merge-patch+json; charset=UTF-8'],
+    ['parameter-without-name', 'application/merge-patch+json; =x'],
+    ['strategic-charset', 'application/strategic-merge-patch+json; charset=utf-8'],
+    ['apply-upper-case', 'Application/Apply-Patch+YAML'],
+  ];
+  return contentTypes.map(([label, contentType]) => ({
+    id: `${PATCH_FORMS}/content-type/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_FORMS_CONFIGMAP}?fieldManager=corpus`,
+    headers: { 'content-type': contentType },
+    body: label.startsWith('apply')
+      ? 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\n'
+      : '{"data":{"form":"x"}}',
+    collection: '/api/v1/configmaps',
+  }));
+}
+
+/** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
+const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
+
+function patchFormCases(): CorpusCase[] {
+  const target: CorpusCase = {
+    id: `${PATCH_FORMS}/create-target`,
+    method: 'POST',
+    path: `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+    headers: JSON_TYPE,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-forms' }, data: { a: '1' } }),
+    collection: '/api/v1/configmaps',
+  };
+  return [target, ...patchContentTypeCases()];
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1324,6 +1372,7 @@ export function corpusCases(): CorpusCase[] {
     ...routingCases(),
     ...parityCases(),
     ...recordedValidationCases(),
+    ...patchFormCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -5,13 +5,21 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { ApplyBodyFormat } from '../apply/apply-body';
-import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
+import {
+  applyJsonPatch,
+  goJsonKind,
+  MalformedPatchError,
+  parseJsonPatch,
+  PatchApplyError,
+  type Operation,
+} from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
 import type { Definitions } from '../validation/decode';
 import { checkNestingDepth } from '../request/nesting';
+import type { FieldValidation } from '../request/query';
 import { goMarshalPatched, isObject, type Touched } from '../json/value';
 import { goValue } from '../apply/go-print';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
@@ -22,7 +30,7 @@ import type { HandlerScope } from './scope';
 
 export interface PatchType {
   /** Reads the patch document once, before the object is read (a malformed one is a 400). */
-  parse(body: Buffer): unknown;
+  parse(body: Buffer, options: { readonly fieldValidation: FieldValidation }): unknown;
   /** The patched object (a new value); `current` is the object in the request's version. */
   apply(current: KubeObject, patch: unknown): unknown;
   /**
@@ -56,7 +64,7 @@ function parseJSONDocument(body: Buffer): unknown {
 }
 
 /** The containers JSON Patch operations open: every parent of each `path` and `from`. */
-function openedByOperations(operations: readonly { path: string; from?: string }[]): Touched {
+function openedByOperations(operations: readonly Operation[]): Touched {
   const root: Record<string, Touched> = {};
   for (const operation of operations) {
     for (const pointer of [operation.path, operation.from]) {
@@ -79,16 +87,55 @@ function openedByMerge(patch: unknown): Touched {
   return opened;
 }
 
+const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/**
+ * Where fields are validated (Warn, the default, or Strict), the reference's handler first
+ * decodes the patch into its own operation type, whose `op`, `path` and `from` are strings:
+ * Go's error for the first member that is not, or for a patch or operation of the wrong kind.
+ */
+function operationTypeError(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The library's own decoding reports the syntax.
+    return undefined;
+  }
+  if (parsed === null) return undefined;
+  if (!Array.isArray(parsed))
+    return `json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type []handlers.jsonPatchOp`;
+  for (const item of parsed) {
+    if (item === null) continue;
+    if (!isObject(item)) return `json: cannot unmarshal ${goJsonKind(item)} into Go value of type handlers.jsonPatchOp`;
+    for (const [member, value] of Object.entries(item)) {
+      if ((member === 'op' || member === 'path' || member === 'from') && value !== null && typeof value !== 'string')
+        return `json: cannot unmarshal ${goJsonKind(value)} into Go struct field jsonPatchOp.${member} of type string`;
+    }
+  }
+  return undefined;
+}
+
 const jsonPatch: PatchType = {
-  parse(body) {
+  parse(body, { fieldValidation }) {
+    const text = body.toString('utf8');
+    const typeError = fieldValidation === 'Ignore' ? undefined : operationTypeError(text);
+    if (typeError !== undefined) throw badRequest(`error decoding patch: ${typeError}`);
+    let operations: Operation[];
     try {
-      const operations = parseJsonPatch(body.toString('utf8'));
+      operations = parseJsonPatch(text);
       checkNestingDepth(operations, 'json');
-      return operations;
     } catch (error) {
       if (error instanceof MalformedPatchError) throw badRequest(error.message);
       throw error;
     }
+    if (operations.length > MAX_JSON_PATCH_OPERATIONS)
+      throw new StatusError({
+        code: 413,
+        reason: 'RequestEntityTooLarge',
+        message: `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
+      });
+    return operations;
   },
   apply(current, patch) {
     try {
@@ -121,10 +168,10 @@ const mergePatch: PatchType = {
  * this entry is not given the handler scope.
  */
 const strategicMergePatch: PatchType = {
-  parse(body) {
+  parse(body, options) {
     // Unlike a merge patch, a strategic one decodes `null` as an empty patch.
     if (body.toString('utf8').trim() === 'null') return {};
-    const patch = mergePatch.parse(body) as Record<string, unknown>;
+    const patch = mergePatch.parse(body, options) as Record<string, unknown>;
     // A directive on the whole object would replace or delete it; the reference refuses it.
     if (patch.$patch === 'replace' || patch.$patch === 'delete')
       throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);

@@ -61,7 +61,7 @@ async function patchObject(
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
-  const patch = patchType.parse(body);
+  const patch = patchType.parse(body, options);
   return await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),

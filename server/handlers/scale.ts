@@ -51,7 +51,7 @@ export function scaleWriteHandler(
         force: options.force ?? false,
       };
     } else {
-      const patch = patchType!.parse(await readBody(req));
+      const patch = patchType!.parse(await readBody(req), options);
       change = { kind: 'patch', apply: (current) => patchType!.apply(current, patch) };
     }
     const scale = await updateScale(scope, {

@@ -1347,6 +1347,83 @@ function patchContentTypeCases(): CorpusCase[] {
   }));
 }
 
+/**
+ * JSON Patch as the reference's library (json-patch v4) applies it, and the handler's checks
+ * before it: a pointer's first segment unread, Go integer indices (signs, leading zeros,
+ * negative from the end), null members absent, a whole-document replace by a scalar ignored,
+ * copies bounded; `op`, `path` and `from` decoded as strings unless fields go unvalidated; at
+ * most 10000 operations. Each patch first sets the finalizers it indexes into.
+ */
+function jsonPatchFormCases(): CorpusCase[] {
+  const finalizers = { op: 'add', path: '/metadata/finalizers', value: ['x.io/a', 'x.io/b'] };
+  const big = 'x'.repeat(1024 * 1024);
+  const patches: [string, string, readonly unknown[]][] = [
+    ['no-leading-slash', '', [{ op: 'add', path: 'data/k', value: 'v' }]],
+    ['index-negative', '', [finalizers, { op: 'replace', path: '/metadata/finalizers/-1', value: 'x.io/c' }]],
+    [
+      'index-negative-before-start',
+      '',
+      [finalizers, { op: 'replace', path: '/metadata/finalizers/-3', value: 'x.io/c' }],
+    ],
+    ['index-leading-zero', '', [finalizers, { op: 'replace', path: '/metadata/finalizers/01', value: 'x.io/c' }]],
+    ['index-plus-sign', '', [finalizers, { op: 'remove', path: '/metadata/finalizers/+1' }]],
+    [
+      'index-past-int64',
+      '',
+      [finalizers, { op: 'replace', path: '/metadata/finalizers/99999999999999999999', value: 'x.io/c' }],
+    ],
+    ['add-index-negative', '', [finalizers, { op: 'add', path: '/metadata/finalizers/-1', value: 'x.io/c' }]],
+    ['add-index-past-end', '', [finalizers, { op: 'add', path: '/metadata/finalizers/3', value: 'x.io/c' }]],
+    ['remove-dash', '', [finalizers, { op: 'remove', path: '/metadata/finalizers/-' }]],
+    ['replace-absent-member', '', [{ op: 'replace', path: '/data/replaced', value: 'x' }]],
+    ['copy-from-absent-member', '', [{ op: 'copy', from: '/data/never', path: '/metadata/labels' }]],
+    ['test-null-for-absent-member', '', [{ op: 'test', path: '/data/never', value: null }]],
+    ['test-value-for-absent-member', '', [{ op: 'test', path: '/data/never', value: 'x' }]],
+    ['replace-document-by-string', '', [{ op: 'replace', path: '', value: 'x' }]],
+    ['replace-document-by-null', '', [{ op: 'replace', path: '', value: null }]],
+    ['replace-document-by-empty-object', '', [{ op: 'replace', path: '', value: {} }]],
+    ['move-into-own-child', '', [{ op: 'move', from: '/metadata', path: '/metadata/x' }]],
+    ['op-number', '', [{ op: 5, path: '/data/k', value: 'v' }]],
+    ['op-number-unvalidated', '?fieldValidation=Ignore', [{ op: 5, path: '/data/k', value: 'v' }]],
+    ['path-number', '?fieldValidation=Strict', [{ op: 'add', path: 5, value: 'v' }]],
+    ['path-number-unvalidated', '?fieldValidation=Ignore', [{ op: 'add', path: 5, value: 'v' }]],
+    ['from-bool', '', [{ op: 'copy', from: true, path: '/data/k' }]],
+    ['operation-string', '', ['x']],
+    [
+      'copies-past-limit',
+      '',
+      [
+        { op: 'add', path: '/data/big', value: big },
+        ...['c1', 'c2', 'c3'].map((key) => ({ op: 'copy', from: '/data/big', path: `/data/${key}` })),
+      ],
+    ],
+    ['operations-10000', '', Array.from({ length: 10000 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }))],
+    ['operations-10001', '', Array.from({ length: 10001 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }))],
+  ];
+  const cases: CorpusCase[] = patches.map(([label, query, operations]) => ({
+    id: `${PATCH_FORMS}/json-patch/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_FORMS_CONFIGMAP}${query}`,
+    headers: { 'content-type': 'application/json-patch+json' },
+    body: JSON.stringify(operations),
+    collection: '/api/v1/configmaps',
+  }));
+  const bodies: [string, string][] = [
+    ['body-object', '{"op":"add","path":"/data/k","value":"v"}'],
+    ['body-object-unvalidated', '{"op":"add","path":"/data/k","value":"v"}'],
+  ];
+  for (const [label, body] of bodies)
+    cases.push({
+      id: `${PATCH_FORMS}/json-patch/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_FORMS_CONFIGMAP}${label.endsWith('unvalidated') ? '?fieldValidation=Ignore' : ''}`,
+      headers: { 'content-type': 'application/json-patch+json' },
+      body,
+      collection: '/api/v1/configmaps',
+    });
+  return cases;
+}
+
 /** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
 const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
 
@@ -1359,7 +1436,7 @@ function patchFormCases(): CorpusCase[] {
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-forms' }, data: { a: '1' } }),
     collection: '/api/v1/configmaps',
   };
-  return [target, ...patchContentTypeCases()];
+  return [target, ...patchContentTypeCases(), ...jsonPatchFormCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -163,6 +163,21 @@ const mergePatch: PatchType = {
 };
 
 /**
+ * The reference converts a strategic merge's result into the kind's Go type, where nothing reads
+ * the type meta: another kind or version the patch wrote (or a deleted one) is no error and is
+ * not kept. Only a member Go cannot hold in a string still fails, when the result is typed.
+ */
+function withTypeMetaOf(current: KubeObject, patched: unknown): unknown {
+  if (!isObject(patched)) return patched;
+  const kept = { ...patched };
+  for (const member of ['apiVersion', 'kind'] as const) {
+    const value = kept[member];
+    if (value === undefined || value === null || typeof value === 'string') kept[member] = current[member];
+  }
+  return kept;
+}
+
+/**
  * Strategic merge needs the kind's Go schema (endpoints of kinds without one do not take it,
  * see patchRequestType). The definition is found by the object's apiVersion and kind, since
  * this entry is not given the handler scope.
@@ -187,7 +202,7 @@ const strategicMergePatch: PatchType = {
     if (found === undefined) throw new Error(`no Go schema for a strategic merge of ${apiVersion} ${current.kind}`);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
-      return applyStrategicMergePatch(current, patch, schema);
+      return withTypeMetaOf(current, applyStrategicMergePatch(current, patch, schema));
     } catch (error) {
       if (!(error instanceof StrategicMergePatchError)) throw error;
       if (error.code === 400) throw badRequest(error.message);

@@ -99,8 +99,12 @@ function mergeMap(live: JsonObject, patch: JsonObject, schema: TypedNode | undef
     const child = fieldNode(schema, key);
     const current = original[key];
     if (current === undefined || current === null || kindOf(current) !== kindOf(patchValue)) {
-      // A deletion list for a list the object does not have has nothing to delete.
-      if (!deleteList) original[key] = withoutDirectives(patchValue);
+      // A deletion list for a list the object does not have has nothing to delete; a map that
+      // carries a directive is not taken at all (whatever the directive), as the reference
+      // removes directives from a value it takes whole.
+      if (deleteList) continue;
+      if (isObject(patchValue) && DIRECTIVE in patchValue) delete original[key];
+      else original[key] = withoutDirectives(patchValue);
       continue;
     }
     if (isObject(current)) {

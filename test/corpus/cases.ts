@@ -1424,6 +1424,40 @@ function jsonPatchFormCases(): CorpusCase[] {
   return cases;
 }
 
+/**
+ * Strategic merge as the reference does it: the result is converted into the kind's Go type,
+ * where nothing reads its kind and apiVersion (another one in the patch is no error), and a
+ * map the object lacks that carries a `$patch` directive, whichever, is not taken at all (the
+ * last case shows the labels were not set).
+ */
+function strategicPatchFormCases(): CorpusCase[] {
+  const patches: [string, string, unknown][] = [
+    ['kind-other', 'application/strategic-merge-patch+json', { kind: 'Secret' }],
+    ['api-version-other', 'application/strategic-merge-patch+json', { apiVersion: 'v2' }],
+    ['kind-deleted', 'application/strategic-merge-patch+json', { kind: null }],
+    ['kind-number', 'application/strategic-merge-patch+json', { kind: 5 }],
+    [
+      'absent-labels-directive-unknown',
+      'application/strategic-merge-patch+json',
+      { metadata: { labels: { $patch: 'bogus', a: 'b' } } },
+    ],
+    [
+      'absent-labels-directive-replace',
+      'application/strategic-merge-patch+json',
+      { metadata: { labels: { $patch: 'replace', a: 'b' } } },
+    ],
+    ['labels-still-absent', 'application/json-patch+json', [{ op: 'test', path: '/metadata/labels', value: null }]],
+  ];
+  return patches.map(([label, contentType, patch]) => ({
+    id: `${PATCH_FORMS}/strategic/${label}`,
+    method: 'PATCH',
+    path: PATCH_FORMS_CONFIGMAP,
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(patch),
+    collection: '/api/v1/configmaps',
+  }));
+}
+
 /** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
 const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
 
@@ -1436,7 +1470,7 @@ function patchFormCases(): CorpusCase[] {
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-forms' }, data: { a: '1' } }),
     collection: '/api/v1/configmaps',
   };
-  return [target, ...patchContentTypeCases(), ...jsonPatchFormCases()];
+  return [target, ...patchContentTypeCases(), ...jsonPatchFormCases(), ...strategicPatchFormCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -26,7 +26,7 @@ import {
   type ResourceHandler,
   type ResourceRequest,
 } from './scope';
-import { checkName, checkNamespace, decodeParsed, fieldManagerOf } from './object-body';
+import { checkName, checkNamespace, checkPatchedTypeMeta, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
 import { emptyObjectOf } from '../fieldmanager/managed-fields';
 import { mainResetFieldsOf, statusResetFieldsOf } from '../registry/reset-fields';
@@ -70,7 +70,9 @@ async function patchObject(
     updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
-      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options, () => patchType.shown(patch, patched));
+      const shownPatch = () => patchType.shown(patch, patched);
+      checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
+      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options, shownPatch);
       addWarnings(req, decoded.warnings);
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);

@@ -1458,6 +1458,29 @@ function strategicPatchFormCases(): CorpusCase[] {
   }));
 }
 
+/**
+ * A JSON or merge patch that removes apiVersion: the reference decodes the result into the
+ * internal Go type, which does not read `metadata`, so the name check after it fails (400). One
+ * that removes only kind keeps the URL's kind.
+ */
+function typeMetaPatchFormCases(): CorpusCase[] {
+  const patches: [string, string, unknown][] = [
+    ['json-patch-remove-api-version', 'application/json-patch+json', [{ op: 'remove', path: '/apiVersion' }]],
+    ['json-patch-remove-kind', 'application/json-patch+json', [{ op: 'remove', path: '/kind' }]],
+    ['merge-api-version-null', 'application/merge-patch+json', { apiVersion: null }],
+    ['merge-api-version-empty', 'application/merge-patch+json', { apiVersion: '' }],
+    ['merge-type-meta-null', 'application/merge-patch+json', { apiVersion: null, kind: null }],
+  ];
+  return patches.map(([label, contentType, patch]) => ({
+    id: `${PATCH_FORMS}/type-meta/${label}`,
+    method: 'PATCH',
+    path: PATCH_FORMS_CONFIGMAP,
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(patch),
+    collection: '/api/v1/configmaps',
+  }));
+}
+
 /** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
 const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
 
@@ -1470,7 +1493,13 @@ function patchFormCases(): CorpusCase[] {
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-forms' }, data: { a: '1' } }),
     collection: '/api/v1/configmaps',
   };
-  return [target, ...patchContentTypeCases(), ...jsonPatchFormCases(), ...strategicPatchFormCases()];
+  return [
+    target,
+    ...patchContentTypeCases(),
+    ...jsonPatchFormCases(),
+    ...strategicPatchFormCases(),
+    ...typeMetaPatchFormCases(),
+  ];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -1481,6 +1481,44 @@ function typeMetaPatchFormCases(): CorpusCase[] {
   }));
 }
 
+/**
+ * A `[]byte` member (a ConfigMap's binaryData) must be base64 Go's decoder accepts, whether a
+ * create sends it or a patch produces it.
+ */
+function base64PatchFormCases(): CorpusCase[] {
+  const values: [string, string][] = [
+    ['not-base64', '!!'],
+    ['unpadded', 'YQ'],
+    ['after-padding', 'YQ==x'],
+    ['padded', 'YQ=='],
+    ['line-breaks', 'Y\nQ=\r\n='],
+  ];
+  return values.flatMap(([label, value]) => [
+    {
+      id: `${PATCH_FORMS}/base64/create-${label}`,
+      method: 'POST',
+      path: `/api/v1/namespaces/${NAMESPACE}/configmaps?dryRun=All`,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'base64' },
+        binaryData: { a: value },
+      }),
+      collection: '/api/v1/configmaps',
+    },
+    ...(['merge', 'strategic-merge'] as const).map((patchType) => ({
+      id: `${PATCH_FORMS}/base64/${patchType}-${label}`,
+      method: 'PATCH',
+      path: `${PATCH_FORMS_CONFIGMAP}?dryRun=All`,
+      headers: { 'content-type': `application/${patchType}-patch+json` },
+      // Not `a`, which the object's data has: a key may not be in both.
+      body: JSON.stringify({ binaryData: { b: value } }),
+      collection: '/api/v1/configmaps',
+    })),
+  ]);
+}
+
 /** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
 const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
 
@@ -1499,6 +1537,7 @@ function patchFormCases(): CorpusCase[] {
     ...jsonPatchFormCases(),
     ...strategicPatchFormCases(),
     ...typeMetaPatchFormCases(),
+    ...base64PatchFormCases(),
   ];
 }
 

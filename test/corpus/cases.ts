@@ -1519,6 +1519,34 @@ function base64PatchFormCases(): CorpusCase[] {
   ]);
 }
 
+/** `$retainKeys` that leaves out a key the patch sets is a bad format (400), on a Deployment of the cases' own. */
+function retainKeysPatchFormCases(): CorpusCase[] {
+  const deployments = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const patches: [string, unknown][] = [
+    ['key-outside', { spec: { strategy: { $retainKeys: ['rollingUpdate'], type: 'Recreate' } } }],
+    ['key-inside', { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } }],
+  ];
+  return [
+    {
+      id: `${PATCH_FORMS}/retain-keys/create-target`,
+      method: 'POST',
+      path: deployments,
+      headers: JSON_TYPE,
+      body: JSON.stringify(validObject(deployment, 'patch-forms')),
+      collection: '/apis/apps/v1/deployments',
+    },
+    ...patches.map(([label, patch]) => ({
+      id: `${PATCH_FORMS}/retain-keys/${label}`,
+      method: 'PATCH',
+      path: `${deployments}/patch-forms`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify(patch),
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
 /** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
 const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
 
@@ -1538,6 +1566,7 @@ function patchFormCases(): CorpusCase[] {
     ...strategicPatchFormCases(),
     ...typeMetaPatchFormCases(),
     ...base64PatchFormCases(),
+    ...retainKeysPatchFormCases(),
   ];
 }
 

@@ -12,6 +12,7 @@ import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
 import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
+import { isObject } from '../json/value';
 import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import {
@@ -22,7 +23,6 @@ import {
   type DecodedObject,
   type RepeatedKeys,
 } from '../validation/decode';
-import { isObject } from '../json/value';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import { apiVersionOf } from '../registry/store/scope';
 import type { HandlerScope } from './scope';
@@ -132,6 +132,39 @@ export function decodeParsed(
     ]);
   }
   return decodeTyped(scope, { value, duplicates, options, wholeBody: false, shownPatch, warnings });
+}
+
+/**
+ * A patch that removes the type meta changes how the reference decodes its result. A built-in
+ * kind's result without an apiVersion is decoded into the internal Go type, which reads the
+ * object's metadata from the top level, not from `metadata`: without a top-level `name` the
+ * name check after it fails. A custom resource's unstructured result needs a kind (a 422 on the
+ * patch) and an apiVersion (the reference fails with a 500 there; the same 422 here).
+ */
+export function checkPatchedTypeMeta(
+  scope: HandlerScope,
+  value: unknown,
+  { name, shownPatch }: { readonly name: string; readonly shownPatch: () => string },
+): void {
+  if (!isObject(value)) return;
+  const absent = (member: 'apiVersion' | 'kind') =>
+    value[member] === undefined || value[member] === null || value[member] === '';
+  if (scope.type.prune === undefined) {
+    if (absent('apiVersion'))
+      checkName({ metadata: { name: typeof value.name === 'string' ? value.name : undefined } }, name);
+    return;
+  }
+  for (const member of ['kind', 'apiVersion'] as const) {
+    if (!absent(member)) continue;
+    const shown = shownPatch();
+    throw invalid({ group: '', kind: '' }, '', [
+      invalidField(
+        FieldPath.root('patch'),
+        shown,
+        `Object '${member === 'kind' ? 'Kind' : member}' is missing in '${shown}'`,
+      ),
+    ]);
+  }
 }
 
 function decodeTyped(

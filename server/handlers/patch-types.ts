@@ -5,21 +5,32 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { ApplyBodyFormat } from '../apply/apply-body';
-import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
+import {
+  applyJsonPatch,
+  goJsonKind,
+  MalformedPatchError,
+  parseJsonPatch,
+  PatchApplyError,
+  type Operation,
+} from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
 import type { Definitions } from '../validation/decode';
 import { checkNestingDepth } from '../request/nesting';
+import type { FieldValidation } from '../request/query';
 import { goMarshalPatched, isObject, type Touched } from '../json/value';
 import { goValue } from '../apply/go-print';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
+import type { Request } from 'express';
+import type { HandlerScope } from './scope';
 
 export interface PatchType {
   /** Reads the patch document once, before the object is read (a malformed one is a 400). */
-  parse(body: Buffer): unknown;
+  parse(body: Buffer, options: { readonly fieldValidation: FieldValidation }): unknown;
   /** The patched object (a new value); `current` is the object in the request's version. */
   apply(current: KubeObject, patch: unknown): unknown;
   /**
@@ -53,7 +64,7 @@ function parseJSONDocument(body: Buffer): unknown {
 }
 
 /** The containers JSON Patch operations open: every parent of each `path` and `from`. */
-function openedByOperations(operations: readonly { path: string; from?: string }[]): Touched {
+function openedByOperations(operations: readonly Operation[]): Touched {
   const root: Record<string, Touched> = {};
   for (const operation of operations) {
     for (const pointer of [operation.path, operation.from]) {
@@ -76,16 +87,55 @@ function openedByMerge(patch: unknown): Touched {
   return opened;
 }
 
+const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/**
+ * Where fields are validated (Warn, the default, or Strict), the reference's handler first
+ * decodes the patch into its own operation type, whose `op`, `path` and `from` are strings:
+ * Go's error for the first member that is not, or for a patch or operation of the wrong kind.
+ */
+function operationTypeError(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The library's own decoding reports the syntax.
+    return undefined;
+  }
+  if (parsed === null) return undefined;
+  if (!Array.isArray(parsed))
+    return `json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type []handlers.jsonPatchOp`;
+  for (const item of parsed) {
+    if (item === null) continue;
+    if (!isObject(item)) return `json: cannot unmarshal ${goJsonKind(item)} into Go value of type handlers.jsonPatchOp`;
+    for (const [member, value] of Object.entries(item)) {
+      if ((member === 'op' || member === 'path' || member === 'from') && value !== null && typeof value !== 'string')
+        return `json: cannot unmarshal ${goJsonKind(value)} into Go struct field jsonPatchOp.${member} of type string`;
+    }
+  }
+  return undefined;
+}
+
 const jsonPatch: PatchType = {
-  parse(body) {
+  parse(body, { fieldValidation }) {
+    const text = body.toString('utf8');
+    const typeError = fieldValidation === 'Ignore' ? undefined : operationTypeError(text);
+    if (typeError !== undefined) throw badRequest(`error decoding patch: ${typeError}`);
+    let operations: Operation[];
     try {
-      const operations = parseJsonPatch(body.toString('utf8'));
+      operations = parseJsonPatch(text);
       checkNestingDepth(operations, 'json');
-      return operations;
     } catch (error) {
       if (error instanceof MalformedPatchError) throw badRequest(error.message);
       throw error;
     }
+    if (operations.length > MAX_JSON_PATCH_OPERATIONS)
+      throw new StatusError({
+        code: 413,
+        reason: 'RequestEntityTooLarge',
+        message: `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
+      });
+    return operations;
   },
   apply(current, patch) {
     try {
@@ -113,15 +163,30 @@ const mergePatch: PatchType = {
 };
 
 /**
- * Strategic merge needs the kind's Go schema; kinds without one (custom resources) answer 415
- * listing the other types. The definition is found by the object's apiVersion and kind, since
+ * The reference converts a strategic merge's result into the kind's Go type, where nothing reads
+ * the type meta: another kind or version the patch wrote (or a deleted one) is no error and is
+ * not kept. Only a member Go cannot hold in a string still fails, when the result is typed.
+ */
+function withTypeMetaOf(current: KubeObject, patched: unknown): unknown {
+  if (!isObject(patched)) return patched;
+  const kept = { ...patched };
+  for (const member of ['apiVersion', 'kind'] as const) {
+    const value = kept[member];
+    if (value === undefined || value === null || typeof value === 'string') kept[member] = current[member];
+  }
+  return kept;
+}
+
+/**
+ * Strategic merge needs the kind's Go schema (endpoints of kinds without one do not take it,
+ * see patchRequestType). The definition is found by the object's apiVersion and kind, since
  * this entry is not given the handler scope.
  */
 const strategicMergePatch: PatchType = {
-  parse(body) {
+  parse(body, options) {
     // Unlike a merge patch, a strategic one decodes `null` as an empty patch.
     if (body.toString('utf8').trim() === 'null') return {};
-    const patch = mergePatch.parse(body) as Record<string, unknown>;
+    const patch = mergePatch.parse(body, options) as Record<string, unknown>;
     // A directive on the whole object would replace or delete it; the reference refuses it.
     if (patch.$patch === 'replace' || patch.$patch === 'delete')
       throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
@@ -133,15 +198,11 @@ const strategicMergePatch: PatchType = {
     const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
     const version = apiVersion.slice(slash + 1);
     const found = definitionForKind({ group, version, kind: current.kind ?? '' });
-    if (found === undefined)
-      throw unsupportedMediaType([
-        'application/json-patch+json',
-        'application/merge-patch+json',
-        'application/apply-patch+yaml',
-      ]);
+    // Endpoints of kinds without a Go schema refuse the type before reading the body.
+    if (found === undefined) throw new Error(`no Go schema for a strategic merge of ${apiVersion} ${current.kind}`);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
-      return applyStrategicMergePatch(current, patch, schema);
+      return withTypeMetaOf(current, applyStrategicMergePatch(current, patch, schema));
     } catch (error) {
       if (!(error instanceof StrategicMergePatchError)) throw error;
       if (error.code === 400) throw badRequest(error.message);
@@ -172,10 +233,52 @@ export function applyBodyFormatOf(mediaType: string, options: { readonly cbor: b
   return format === 'cbor' && !options.cbor ? undefined : format;
 }
 
-/** Every PATCH type, in the order of the reference's 415 message. */
-export function acceptedPatchTypes(options: { readonly cbor: boolean }): string[] {
+/** What the PATCH endpoints of a handler scope take; `cbor` the apply-patch+cbor gate. */
+export function patchEndpointOf(scope: HandlerScope): PatchEndpoint {
+  const { group, kind } = scope.type;
+  return {
+    cbor: (scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS).cbor,
+    strategic: definitionForKind({ group, version: scope.version.version, kind }) !== undefined,
+  };
+}
+
+export interface PatchEndpoint {
+  readonly cbor: boolean;
+  /** The kind has a Go schema to merge strategically by; custom resources (and their subresources) do not. */
+  readonly strategic: boolean;
+}
+
+/** Every PATCH type the endpoint takes, in the order of the reference's 415 message. */
+export function acceptedPatchTypes(endpoint: PatchEndpoint): string[] {
   return [
-    ...PATCH_TYPES.keys(),
-    ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, options) !== undefined),
+    ...[...PATCH_TYPES.keys()].filter((type) => endpoint.strategic || PATCH_TYPES.get(type) !== strategicMergePatch),
+    ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, endpoint) !== undefined),
   ];
+}
+
+/**
+ * What a PATCH request's `Content-Type` asks for. The reference's handler takes the header up
+ * to its first `;` exactly as sent (an upper-case type is no patch type) and refuses a type the
+ * endpoint does not take with 415 before it looks at anything else.
+ */
+export function patchRequestType(
+  contentType: string | undefined,
+  endpoint: PatchEndpoint,
+): { readonly patchType?: PatchType; readonly applyFormat?: ApplyBodyFormat } {
+  const header = contentType ?? '';
+  const parameters = header.indexOf(';');
+  const mediaType = parameters > 0 ? header.slice(0, parameters) : header;
+  if (!acceptedPatchTypes(endpoint).includes(mediaType)) throw unsupportedMediaType(acceptedPatchTypes(endpoint));
+  const patchType = PATCH_TYPES.get(mediaType);
+  return patchType !== undefined ? { patchType } : { applyFormat: applyBodyFormatOf(mediaType, endpoint) };
+}
+
+/** The patch type or apply format the request's `Content-Type` names; a 415 drains the unread body. */
+export function requestedPatchType(scope: HandlerScope, req: Request): ReturnType<typeof patchRequestType> {
+  try {
+    return patchRequestType(req.headers['content-type'], patchEndpointOf(scope));
+  } catch (error) {
+    req.resume();
+    throw error;
+  }
 }

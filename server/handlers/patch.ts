@@ -7,18 +7,17 @@ import type { KubeObject } from '../../api/objects';
 import { parseApplyBody, type ApplyBodyFormat } from '../apply/apply-body';
 import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
-import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
 import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { attributesFrom } from '../authz/types';
-import { badRequest, conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
+import { badRequest, conflict, forbidden, internalError } from '../status/catalogue';
 import type { UserInfo } from '../../api/user-info';
 import type { RequestInfo } from '../request/request-info';
 import { operationOptions } from '../registry/store/admission';
 import { auditAnnotationsOf, auditRequestPatch } from '../audit/record/request-audit';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
-import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
+import { requestedPatchType, type PatchType } from './patch-types';
 import {
   addWarnings,
   deprecationWarnings,
@@ -27,7 +26,7 @@ import {
   type ResourceHandler,
   type ResourceRequest,
 } from './scope';
-import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
+import { checkName, checkNamespace, checkPatchedTypeMeta, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
 import { emptyObjectOf } from '../fieldmanager/managed-fields';
 import { mainResetFieldsOf, statusResetFieldsOf } from '../registry/reset-fields';
@@ -44,14 +43,7 @@ export function patchHandler(
   return async (request) => {
     const { req, res } = request;
     addWarnings(req, deprecationWarnings(scope));
-    const mediaType = contentMediaType(req);
-    const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
-    const patchType = PATCH_TYPES.get(mediaType);
-    const applyFormat = applyBodyFormatOf(mediaType, gates);
-    if (patchType === undefined && applyFormat === undefined) {
-      req.resume();
-      throw unsupportedMediaType(acceptedPatchTypes(gates));
-    }
+    const { patchType, applyFormat } = requestedPatchType(scope, req);
     const result =
       patchType !== undefined
         ? await patchObject(scope, target, request, patchType)
@@ -69,7 +61,7 @@ async function patchObject(
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
-  const patch = patchType.parse(body);
+  const patch = patchType.parse(body, options);
   return await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
@@ -78,11 +70,13 @@ async function patchObject(
     updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
+      const shownPatch = () => patchType.shown(patch, patched);
+      checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
       const decoded = decodeParsed(scope, {
         value: patched,
         duplicates: NO_REPEATED_KEYS,
         options,
-        shownPatch: () => patchType.shown(patch, patched),
+        shownPatch,
         warnings: req.warnings,
       });
       addWarnings(req, decoded.warnings);

@@ -7,16 +7,14 @@ import { auditAnnotationsOf } from '../audit/record/request-audit';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
-import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
 import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf } from '../request/query';
-import { unsupportedMediaType } from '../status/catalogue';
 import { operationOptions } from '../registry/store/admission';
 import { scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
-import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES } from './patch-types';
+import { requestedPatchType } from './patch-types';
 import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, contentMediaType, fieldManagerOf, objectBodyFormat, readObjectValue } from './object-body';
+import { checkName, fieldManagerOf, objectBodyFormat, readObjectValue } from './object-body';
 
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
   return async ({ info, res }) => {
@@ -31,14 +29,7 @@ export function scaleWriteHandler(
   method: 'update' | 'patch',
 ): ResourceHandler {
   return async ({ info, req, res }) => {
-    const mediaType = contentMediaType(req);
-    const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
-    const patchType = method === 'patch' ? PATCH_TYPES.get(mediaType) : undefined;
-    const applyFormat = method === 'patch' ? applyBodyFormatOf(mediaType, gates) : undefined;
-    if (method === 'patch' && patchType === undefined && applyFormat === undefined) {
-      req.resume();
-      throw unsupportedMediaType(acceptedPatchTypes(gates));
-    }
+    const { patchType, applyFormat } = method === 'patch' ? requestedPatchType(scope, req) : {};
     const format = method === 'update' ? objectBodyFormat(scope, req) : undefined;
     const optionsKind =
       method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
@@ -60,7 +51,7 @@ export function scaleWriteHandler(
         force: options.force ?? false,
       };
     } else {
-      const patch = patchType!.parse(await readBody(req));
+      const patch = patchType!.parse(await readBody(req), options);
       change = {
         kind: 'patch',
         apply: (current) => patchType!.apply(current, patch),

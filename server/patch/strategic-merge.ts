@@ -32,7 +32,6 @@ export class StrategicMergePatchError extends Error {
 }
 
 const badRetainKeys = () => new StrategicMergePatchError('invalid patch format of retainKeys', 400);
-const retainKeysMismatch = () => new StrategicMergePatchError("patch content doesn't match retainKeys list", 422);
 const badSetElementOrder = () => new StrategicMergePatchError('invalid patch format of setElementOrder list', 400);
 const noListOfLists = () => new StrategicMergePatchError('lists of lists are not supported', 422);
 
@@ -99,8 +98,12 @@ function mergeMap(live: JsonObject, patch: JsonObject, schema: TypedNode | undef
     const child = fieldNode(schema, key);
     const current = original[key];
     if (current === undefined || current === null || kindOf(current) !== kindOf(patchValue)) {
-      // A deletion list for a list the object does not have has nothing to delete.
-      if (!deleteList) original[key] = withoutDirectives(patchValue);
+      // A deletion list for a list the object does not have has nothing to delete; a map that
+      // carries a directive is not taken at all (whatever the directive), as the reference
+      // removes directives from a value it takes whole.
+      if (deleteList) continue;
+      if (isObject(patchValue) && DIRECTIVE in patchValue) delete original[key];
+      else original[key] = withoutDirectives(patchValue);
       continue;
     }
     if (isObject(current)) {
@@ -144,7 +147,8 @@ function applyRetainKeys(original: JsonObject, patch: JsonObject): void {
   const keep = new Set(retained);
   for (const [key, value] of Object.entries(patch)) {
     if (value === null || key.startsWith(DELETE_FROM_PRIMITIVE_LIST) || key.startsWith(SET_ELEMENT_ORDER)) continue;
-    if (!keep.has(key)) throw retainKeysMismatch();
+    // The reference's library calls this a bad format too (400), not a mismatch.
+    if (!keep.has(key)) throw badRetainKeys();
   }
   for (const key of Object.keys(original)) if (!keep.has(key)) delete original[key];
 }

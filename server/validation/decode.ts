@@ -29,6 +29,7 @@ import { badRequest, invalid } from '../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import type { StatusError } from '../status/status-error';
 import { goTimeParseError, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT } from './go-time';
+import { goBase64ErrorOffset } from '../json/go-base64';
 
 type JsoncParser = typeof import('jsonc-parser');
 let jsoncParser: JsoncParser | undefined;
@@ -491,14 +492,14 @@ class TypeNode {
   readonly preserveUnknown: boolean;
   /** An int32 member: a larger integer is Go's unmarshal error. */
   readonly isInt32: boolean;
+  /** A `[]byte` in Go: base64 text its decoder must accept, or a list of byte values. */
+  readonly isBytes: boolean;
   /** The Go struct the node's fields belong to, for unmarshal errors ('' when not a named type). */
   readonly structName: string;
   /** A timestamp: the layout its text must fit. */
   readonly timeLayout: ReturnType<typeof timeLayoutOf>;
   /** A resource.Quantity: its text (or number) is kept as the reference's decoder writes it. */
   readonly isQuantity: boolean;
-  /** A []byte, held as its base64 text. */
-  readonly isBytes: boolean;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
   private readonly fields = new Map<string, TypeNode>();
   private itemsNode: TypeNode | undefined;
@@ -511,11 +512,11 @@ class TypeNode {
     const { node } = schema;
     this.accepted = holdsAnyJson(schema.definition) ? ANY : acceptedBits(node);
     this.isInt32 = node.type === 'integer' && node.format === 'int32';
+    this.isBytes = node.type === 'string' && node.format === 'byte';
     this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
     this.structName = structName(schema.definition);
     this.timeLayout = timeLayoutOf(schema.definition);
     this.isQuantity = schema.definition?.endsWith('.resource.Quantity') ?? false;
-    this.isBytes = node.type === 'string' && node.format === 'byte';
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
   }
 
@@ -645,6 +646,11 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
     (bit === INTEGER && type.isInt32 && ((value as number) < INT32_MIN || (value as number) > INT32_MAX))
   ) {
     walk.typeError ??= typeErrorText(walk, value, type.schema, location.parentStruct, location.goPath);
+    return value;
+  }
+  if (typeof value === 'string' && type.isBytes) {
+    const offset = goBase64ErrorOffset(value);
+    if (offset !== undefined) walk.typeError ??= `illegal base64 data at input byte ${offset}`;
     return value;
   }
   if (typeof value === 'string' && type.timeLayout !== undefined) {

@@ -1655,6 +1655,262 @@ function customResourceDefinitionCases(): CorpusCase[] {
   }));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Patch forms: how the reference's PATCH handler reads the request, class by class
+
+const PATCH_FORMS = 'parity/patch-forms';
+
+/**
+ * The PATCH `Content-Type`: the reference takes it up to the first `;` exactly as sent, so an
+ * upper-case type, a space before the parameters or a list of types is no patch type (415),
+ * while parameters after it are ignored.
+ */
+function patchContentTypeCases(): CorpusCase[] {
+  const contentTypes: [string, string][] = [
+    ['upper-case', 'APPLICATION/MERGE-PATCH+JSON'],
+    ['upper-case-subtype', 'application/Merge-Patch+json'],
+    ['space-before-parameters', 'application/merge-patch+json ; charset=utf-8'],
+    ['two-types', 'application/merge-patch+json, application/json-patch+json'],
+    ['charset-upper-case', 'application/merge-patch+json; charset=UTF-8'],
+    ['parameter-without-name', 'application/merge-patch+json; =x'],
+    ['strategic-charset', 'application/strategic-merge-patch+json; charset=utf-8'],
+    ['apply-upper-case', 'Application/Apply-Patch+YAML'],
+  ];
+  return contentTypes.map(([label, contentType]) => ({
+    id: `${PATCH_FORMS}/content-type/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_FORMS_CONFIGMAP}?fieldManager=corpus`,
+    headers: { 'content-type': contentType },
+    body: label.startsWith('apply')
+      ? 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\n'
+      : '{"data":{"form":"x"}}',
+    collection: '/api/v1/configmaps',
+  }));
+}
+
+/**
+ * JSON Patch as the reference's library (json-patch v4) applies it, and the handler's checks
+ * before it: a pointer's first segment unread, Go integer indices (signs, leading zeros,
+ * negative from the end), null members absent, a whole-document replace by a scalar ignored,
+ * copies bounded; `op`, `path` and `from` decoded as strings unless fields go unvalidated; at
+ * most 10000 operations. Each patch first sets the finalizers it indexes into.
+ */
+function jsonPatchFormCases(): CorpusCase[] {
+  const finalizers = { op: 'add', path: '/metadata/finalizers', value: ['x.io/a', 'x.io/b'] };
+  const big = 'x'.repeat(1024 * 1024);
+  const patches: [string, string, readonly unknown[]][] = [
+    ['no-leading-slash', '', [{ op: 'add', path: 'data/k', value: 'v' }]],
+    ['index-negative', '', [finalizers, { op: 'replace', path: '/metadata/finalizers/-1', value: 'x.io/c' }]],
+    [
+      'index-negative-before-start',
+      '',
+      [finalizers, { op: 'replace', path: '/metadata/finalizers/-3', value: 'x.io/c' }],
+    ],
+    ['index-leading-zero', '', [finalizers, { op: 'replace', path: '/metadata/finalizers/01', value: 'x.io/c' }]],
+    ['index-plus-sign', '', [finalizers, { op: 'remove', path: '/metadata/finalizers/+1' }]],
+    [
+      'index-past-int64',
+      '',
+      [finalizers, { op: 'replace', path: '/metadata/finalizers/99999999999999999999', value: 'x.io/c' }],
+    ],
+    ['add-index-negative', '', [finalizers, { op: 'add', path: '/metadata/finalizers/-1', value: 'x.io/c' }]],
+    ['add-index-past-end', '', [finalizers, { op: 'add', path: '/metadata/finalizers/3', value: 'x.io/c' }]],
+    ['remove-dash', '', [finalizers, { op: 'remove', path: '/metadata/finalizers/-' }]],
+    ['replace-absent-member', '', [{ op: 'replace', path: '/data/replaced', value: 'x' }]],
+    ['copy-from-absent-member', '', [{ op: 'copy', from: '/data/never', path: '/metadata/labels' }]],
+    ['test-null-for-absent-member', '', [{ op: 'test', path: '/data/never', value: null }]],
+    ['test-value-for-absent-member', '', [{ op: 'test', path: '/data/never', value: 'x' }]],
+    ['replace-document-by-string', '', [{ op: 'replace', path: '', value: 'x' }]],
+    ['replace-document-by-null', '', [{ op: 'replace', path: '', value: null }]],
+    ['replace-document-by-empty-object', '', [{ op: 'replace', path: '', value: {} }]],
+    ['move-into-own-child', '', [{ op: 'move', from: '/metadata', path: '/metadata/x' }]],
+    ['op-number', '', [{ op: 5, path: '/data/k', value: 'v' }]],
+    ['op-number-unvalidated', '?fieldValidation=Ignore', [{ op: 5, path: '/data/k', value: 'v' }]],
+    ['path-number', '?fieldValidation=Strict', [{ op: 'add', path: 5, value: 'v' }]],
+    ['path-number-unvalidated', '?fieldValidation=Ignore', [{ op: 'add', path: 5, value: 'v' }]],
+    ['from-bool', '', [{ op: 'copy', from: true, path: '/data/k' }]],
+    ['operation-string', '', ['x']],
+    [
+      'copies-past-limit',
+      '',
+      [
+        { op: 'add', path: '/data/big', value: big },
+        ...['c1', 'c2', 'c3'].map((key) => ({ op: 'copy', from: '/data/big', path: `/data/${key}` })),
+      ],
+    ],
+    ['operations-10000', '', Array.from({ length: 10000 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }))],
+    ['operations-10001', '', Array.from({ length: 10001 }, () => ({ op: 'test', path: '/kind', value: 'ConfigMap' }))],
+  ];
+  const cases: CorpusCase[] = patches.map(([label, query, operations]) => ({
+    id: `${PATCH_FORMS}/json-patch/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_FORMS_CONFIGMAP}${query}`,
+    headers: { 'content-type': 'application/json-patch+json' },
+    body: JSON.stringify(operations),
+    collection: '/api/v1/configmaps',
+  }));
+  const bodies: [string, string][] = [
+    ['body-object', '{"op":"add","path":"/data/k","value":"v"}'],
+    ['body-object-unvalidated', '{"op":"add","path":"/data/k","value":"v"}'],
+  ];
+  for (const [label, body] of bodies)
+    cases.push({
+      id: `${PATCH_FORMS}/json-patch/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_FORMS_CONFIGMAP}${label.endsWith('unvalidated') ? '?fieldValidation=Ignore' : ''}`,
+      headers: { 'content-type': 'application/json-patch+json' },
+      body,
+      collection: '/api/v1/configmaps',
+    });
+  return cases;
+}
+
+/**
+ * Strategic merge as the reference does it: the result is converted into the kind's Go type,
+ * where nothing reads its kind and apiVersion (another one in the patch is no error), and a
+ * map the object lacks that carries a `$patch` directive, whichever, is not taken at all (the
+ * last case shows the labels were not set).
+ */
+function strategicPatchFormCases(): CorpusCase[] {
+  const patches: [string, string, unknown][] = [
+    ['kind-other', 'application/strategic-merge-patch+json', { kind: 'Secret' }],
+    ['api-version-other', 'application/strategic-merge-patch+json', { apiVersion: 'v2' }],
+    ['kind-deleted', 'application/strategic-merge-patch+json', { kind: null }],
+    ['kind-number', 'application/strategic-merge-patch+json', { kind: 5 }],
+    [
+      'absent-labels-directive-unknown',
+      'application/strategic-merge-patch+json',
+      { metadata: { labels: { $patch: 'bogus', a: 'b' } } },
+    ],
+    [
+      'absent-labels-directive-replace',
+      'application/strategic-merge-patch+json',
+      { metadata: { labels: { $patch: 'replace', a: 'b' } } },
+    ],
+    ['labels-still-absent', 'application/json-patch+json', [{ op: 'test', path: '/metadata/labels', value: null }]],
+  ];
+  return patches.map(([label, contentType, patch]) => ({
+    id: `${PATCH_FORMS}/strategic/${label}`,
+    method: 'PATCH',
+    path: PATCH_FORMS_CONFIGMAP,
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(patch),
+    collection: '/api/v1/configmaps',
+  }));
+}
+
+/**
+ * A JSON or merge patch that removes apiVersion: the reference decodes the result into the
+ * internal Go type, which does not read `metadata`, so the name check after it fails (400). One
+ * that removes only kind keeps the URL's kind.
+ */
+function typeMetaPatchFormCases(): CorpusCase[] {
+  const patches: [string, string, unknown][] = [
+    ['json-patch-remove-api-version', 'application/json-patch+json', [{ op: 'remove', path: '/apiVersion' }]],
+    ['json-patch-remove-kind', 'application/json-patch+json', [{ op: 'remove', path: '/kind' }]],
+    ['merge-api-version-null', 'application/merge-patch+json', { apiVersion: null }],
+    ['merge-api-version-empty', 'application/merge-patch+json', { apiVersion: '' }],
+    ['merge-type-meta-null', 'application/merge-patch+json', { apiVersion: null, kind: null }],
+  ];
+  return patches.map(([label, contentType, patch]) => ({
+    id: `${PATCH_FORMS}/type-meta/${label}`,
+    method: 'PATCH',
+    path: PATCH_FORMS_CONFIGMAP,
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(patch),
+    collection: '/api/v1/configmaps',
+  }));
+}
+
+/**
+ * A `[]byte` member (a ConfigMap's binaryData) must be base64 Go's decoder accepts, whether a
+ * create sends it or a patch produces it.
+ */
+function base64PatchFormCases(): CorpusCase[] {
+  const values: [string, string][] = [
+    ['not-base64', '!!'],
+    ['unpadded', 'YQ'],
+    ['after-padding', 'YQ==x'],
+    ['padded', 'YQ=='],
+    ['line-breaks', 'Y\nQ=\r\n='],
+  ];
+  return values.flatMap(([label, value]) => [
+    {
+      id: `${PATCH_FORMS}/base64/create-${label}`,
+      method: 'POST',
+      path: `/api/v1/namespaces/${NAMESPACE}/configmaps?dryRun=All`,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'base64' },
+        binaryData: { a: value },
+      }),
+      collection: '/api/v1/configmaps',
+    },
+    ...(['merge', 'strategic-merge'] as const).map((patchType) => ({
+      id: `${PATCH_FORMS}/base64/${patchType}-${label}`,
+      method: 'PATCH',
+      path: `${PATCH_FORMS_CONFIGMAP}?dryRun=All`,
+      headers: { 'content-type': `application/${patchType}-patch+json` },
+      // Not `a`, which the object's data has: a key may not be in both.
+      body: JSON.stringify({ binaryData: { b: value } }),
+      collection: '/api/v1/configmaps',
+    })),
+  ]);
+}
+
+/** `$retainKeys` that leaves out a key the patch sets is a bad format (400), on a Deployment of the cases' own. */
+function retainKeysPatchFormCases(): CorpusCase[] {
+  const deployments = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const patches: [string, unknown][] = [
+    ['key-outside', { spec: { strategy: { $retainKeys: ['rollingUpdate'], type: 'Recreate' } } }],
+    ['key-inside', { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } }],
+  ];
+  return [
+    {
+      id: `${PATCH_FORMS}/retain-keys/create-target`,
+      method: 'POST',
+      path: deployments,
+      headers: JSON_TYPE,
+      body: JSON.stringify(validObject(deployment, 'patch-forms')),
+      collection: '/apis/apps/v1/deployments',
+    },
+    ...patches.map(([label, patch]) => ({
+      id: `${PATCH_FORMS}/retain-keys/${label}`,
+      method: 'PATCH',
+      path: `${deployments}/patch-forms`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify(patch),
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
+/** The object the patch-form cases patch: created by their first case, since earlier cases delete the fixtures. */
+const PATCH_FORMS_CONFIGMAP = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-forms`;
+
+function patchFormCases(): CorpusCase[] {
+  const target: CorpusCase = {
+    id: `${PATCH_FORMS}/create-target`,
+    method: 'POST',
+    path: `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+    headers: JSON_TYPE,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-forms' }, data: { a: '1' } }),
+    collection: '/api/v1/configmaps',
+  };
+  return [
+    target,
+    ...patchContentTypeCases(),
+    ...jsonPatchFormCases(),
+    ...strategicPatchFormCases(),
+    ...typeMetaPatchFormCases(),
+    ...base64PatchFormCases(),
+    ...retainKeysPatchFormCases(),
+  ];
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1668,6 +1924,7 @@ export function corpusCases(): CorpusCase[] {
     ...recordedValidationCases(),
     ...customResourceCases(),
     ...customResourceDefinitionCases(),
+    ...patchFormCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -6,9 +6,8 @@
  *   declare, or a value of the wrong type, refuses it), may not set anything atomic (an atomic
  *   list, map or struct would lose the members it does not name), and is merged into the object
  *   with server-side apply's structural merge, owning nothing (managedFields are not touched);
- * - JSON Patch operations are applied as RFC 6902 with the reference's texts; a `test` that does
- *   not hold leaves the object as it was, without error. The reference's library (json-patch v4,
- *   unlike the v5 its PATCH handler uses) replaces a member an object lacks by adding it.
+ * - JSON Patch operations are applied as the reference's library (json-patch v4) applies them,
+ *   with its texts; a `test` that does not hold leaves the object as it was, without error.
  *
  * Errors carry the reference's prefixes ("error applying patch: ...", "JSON Patch: ..."), since
  * the request's refusal shows them.
@@ -19,7 +18,6 @@ import { mergeConfiguration } from '../../apply/structured-merge';
 import { fieldNode, isAtomicMap, itemNode, listTypeOf, type TypedNode } from '../../apply/schema-node';
 import { typingErrors, typingErrorsText } from '../../apply/typed-patch';
 import { applyJsonPatch, PatchApplyError, PatchTestFailedError } from '../../patch/json-patch';
-import { getValueByPointer, type Operation } from 'fast-json-patch';
 import type { JsonPatchOperationJson } from './mutation';
 
 export type AppliedMutation =
@@ -68,24 +66,6 @@ export function applyConfiguration(
   return { ok: true, object: mergeConfiguration(object, typed, schema) as KubeObject };
 }
 
-/** The operation as json-patch v4 applies it to `document`: a `replace` of a member its object lacks is an `add`. */
-function asVersion4Applies(document: unknown, operation: JsonPatchOperationJson): JsonPatchOperationJson {
-  if (operation.op !== 'replace') return operation;
-  const slash = operation.path.lastIndexOf('/');
-  if (slash < 0) return operation;
-  let parent: unknown;
-  try {
-    parent = getValueByPointer(document, operation.path.slice(0, slash));
-  } catch {
-    return operation;
-  }
-  const key = operation.path
-    .slice(slash + 1)
-    .replaceAll('~1', '/')
-    .replaceAll('~0', '~');
-  return isObject(parent) && !Object.hasOwn(parent, key) ? { ...operation, op: 'add' } : operation;
-}
-
 /** Applies the operations to `object` (which is not changed), one by one as the reference's library does. */
 export function applyJsonPatchMutation(
   object: KubeObject,
@@ -93,8 +73,7 @@ export function applyJsonPatchMutation(
 ): AppliedMutation {
   try {
     let patched: unknown = object;
-    for (const operation of operations)
-      patched = applyJsonPatch(patched, [asVersion4Applies(patched, operation) as Operation]);
+    for (const operation of operations) patched = applyJsonPatch(patched, [{ ...operation }]);
     return { ok: true, object: patched as KubeObject };
   } catch (error) {
     if (error instanceof PatchTestFailedError) return { ok: true, object };

@@ -112,6 +112,13 @@ const mergePatch: PatchType = {
   shown: (patch, patched) => goMarshalPatched(patched, openedByMerge(patch)),
 };
 
+/** What a custom resource's endpoints take, in the order of the reference's 415 message: no strategic merge. */
+export const CUSTOM_RESOURCE_PATCH_TYPES: readonly string[] = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/apply-patch+yaml',
+];
+
 /**
  * Strategic merge needs the kind's Go schema; kinds without one (custom resources) answer 415
  * listing the other types. The definition is found by the object's apiVersion and kind, since
@@ -133,12 +140,7 @@ const strategicMergePatch: PatchType = {
     const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
     const version = apiVersion.slice(slash + 1);
     const found = definitionForKind({ group, version, kind: current.kind ?? '' });
-    if (found === undefined)
-      throw unsupportedMediaType([
-        'application/json-patch+json',
-        'application/merge-patch+json',
-        'application/apply-patch+yaml',
-      ]);
+    if (found === undefined) throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
       return applyStrategicMergePatch(current, patch, schema);
@@ -154,11 +156,13 @@ const strategicMergePatch: PatchType = {
   shown: (patch) => goValue(patch),
 };
 
+export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+
 /** In the order the reference lists accepted types in its 415 message. */
 export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
   ['application/json-patch+json', jsonPatch],
   ['application/merge-patch+json', mergePatch],
-  ['application/strategic-merge-patch+json', strategicMergePatch],
+  [STRATEGIC_MERGE_PATCH, strategicMergePatch],
 ]);
 
 const APPLY_PATCH_TYPES: ReadonlyMap<string, ApplyBodyFormat> = new Map([

@@ -4,19 +4,75 @@
  * store (server/registry/store/scale.ts).
  */
 import { auditAnnotationsOf } from '../audit/record/request-audit';
+import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
 import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
 import { readBody } from '../request/body';
-import { parseWriteOptions, queryOf } from '../request/query';
-import { unsupportedMediaType } from '../status/catalogue';
+import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
+import { badRequest, unsupportedMediaType } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import type { Format } from '../codec/media-type';
+import { NO_REPEATED_KEYS } from '../validation/decode';
+import { groupVersionString } from '../../api/identity';
 import { operationOptions } from '../registry/store/admission';
-import { scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
+import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
-import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES } from './patch-types';
+import {
+  acceptedPatchTypes,
+  applyBodyFormatOf,
+  CUSTOM_RESOURCE_PATCH_TYPES,
+  PATCH_TYPES,
+  STRATEGIC_MERGE_PATCH,
+} from './patch-types';
 import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, contentMediaType, fieldManagerOf, objectBodyFormat, readObjectValue } from './object-body';
+import {
+  checkName,
+  checkNamespace,
+  contentMediaType,
+  decodeBodyOfKind,
+  decodeParsedOfKind,
+  fieldManagerOf,
+  objectBodyFormat,
+  type BodyKind,
+} from './object-body';
+
+/** Scale in the versions the reference's scheme registers beside autoscaling/v1, which a scale endpoint refuses. */
+const OLDER_SCALE_VERSIONS: ReadonlySet<string> = new Set(['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']);
+
+/** The Scale a scale endpoint reads, whatever its parent: an autoscaling/v1 Scale. */
+function scaleBodyKind(scope: HandlerScope): BodyKind {
+  return {
+    definitions: scope.context.definitions,
+    definition: SCALE_DEFINITION,
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'Scale',
+    knownAs: (gvk) => {
+      if (gvk.kind === 'Scale' && OLDER_SCALE_VERSIONS.has(groupVersionString(gvk))) return 'another version';
+      return scope.context.registry.findKind(gvk) === undefined ? undefined : 'another kind';
+    },
+  };
+}
+
+/**
+ * A PUT's Scale (protobuf too: Scale is a built-in kind). Under a custom resource the reference
+ * decodes it with a scheme that lacks the Scale type, and every failure to decode it reads so.
+ */
+async function decodeScaleBody(
+  scope: HandlerScope,
+  req: Request,
+  input: { format: Format; options: WriteOptions },
+): Promise<KubeObject> {
+  try {
+    return (await decodeBodyOfKind(req, input.format, scaleBodyKind(scope), input.options)).object;
+  } catch (error) {
+    if (scope.type.definitions === undefined || !(error instanceof StatusError) || error.status.code !== 400)
+      throw error;
+    throw badRequest('no kind is registered for the type v1.Scale in scheme "pkg/runtime/scheme.go:110"');
+  }
+}
 
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
   return async ({ info, res }) => {
@@ -39,15 +95,19 @@ export function scaleWriteHandler(
       req.resume();
       throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
-    const format = method === 'update' ? objectBodyFormat(scope, req) : undefined;
+    const format = method === 'update' ? objectBodyFormat(scope, req, true) : undefined;
     const optionsKind =
       method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
     const options = parseWriteOptions(queryOf(req), optionsKind);
+    const expected = scaleBodyKind(scope);
     let change: ScaleChange;
+    let uid: string | undefined;
     if (format !== undefined) {
-      const scale = (await readObjectValue(req, format, { expectedKind: 'Scale', findDuplicates: false }))
-        .value as KubeObject;
-      checkName({ ...scale, metadata: { ...(scale.metadata ?? {}) } }, info.name);
+      const scale = await decodeScaleBody(scope, req, { format, options });
+      checkNamespace(scope, scale, info.namespace);
+      checkName(scale, info.name);
+      // A body's uid is the update's precondition, as for a PUT of the parent.
+      uid = scale.metadata.uid || undefined;
       change = { kind: 'replace', scale };
     } else if (applyFormat !== undefined) {
       change = {
@@ -60,14 +120,35 @@ export function scaleWriteHandler(
         force: options.force ?? false,
       };
     } else {
+      // A custom resource's endpoints take no strategic merge, its Scale's neither.
+      if (mediaType === STRATEGIC_MERGE_PATCH && scope.type.definitions !== undefined) {
+        req.resume();
+        throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
+      }
       const patch = patchType!.parse(await readBody(req));
-      change = { kind: 'patch', apply: (current) => patchType!.apply(current, patch) };
+      change = {
+        kind: 'patch',
+        apply: (current) => {
+          const patched = patchType!.apply(current, patch);
+          const shownPatch = () => patchType!.shown(patch, patched);
+          const { object } = decodeParsedOfKind(expected, {
+            value: patched,
+            duplicates: NO_REPEATED_KEYS,
+            options,
+            shownPatch,
+          });
+          checkNamespace(scope, object, info.namespace);
+          checkName(object, info.name);
+          return object;
+        },
+      };
     }
     const scale = await updateScale(scope, {
       user: req.user,
       key: objectKeyOf(scope, info),
       paths,
       change,
+      preconditions: uid === undefined ? undefined : { uid },
       manager: fieldManagerOf(req, options),
       options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,

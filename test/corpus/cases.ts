@@ -1314,6 +1314,137 @@ function recordedValidationCases(): CorpusCase[] {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Subresources
+
+const SUBRESOURCE_PREFIX = 'parity/subresource';
+
+/** A case of the subresource block: a JSON body unless a content type is given. */
+function subresourceCase(
+  id: string,
+  request: { method: string; path: string; collection: string; body?: JsonValue | string; contentType?: string },
+): CorpusCase {
+  const body =
+    request.body === undefined || typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+  return {
+    id: `${SUBRESOURCE_PREFIX}/${id}`,
+    method: request.method,
+    path: request.path,
+    headers: body === undefined ? {} : { 'content-type': request.contentType ?? 'application/json' },
+    body,
+    collection: request.collection,
+  };
+}
+
+/**
+ * The scale subresource of each built-in kind that has one: the body is an autoscaling/v1 Scale
+ * whatever the parent, typed and checked against the URL as a PUT or a patch's result is, and a
+ * Scale's uid is the update's precondition. Each parent is created first, with one replica.
+ */
+function scaleCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const parents = (['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController'] as const).map((kind) => {
+    const type = servedTypes().find((t) => t.kind === kind && (t.group === 'apps' || t.group === ''))!;
+    return {
+      resource: type.resource,
+      path: collectionPath(type),
+      collection: allObjectsPath(type),
+      name: 'subresource-scale',
+      create: validObject(type, 'subresource-scale'),
+    };
+  });
+  for (const parent of parents) {
+    const at = (id: string) => `scale/${parent.resource}/${id}`;
+    const path = `${parent.path}/${parent.name}/scale`;
+    const { collection } = parent;
+    cases.push(
+      subresourceCase(at('create-parent'), { method: 'POST', path: parent.path, collection, body: parent.create }),
+    );
+    const scale = (spec: JsonValue, metadata: JsonObject = {}, rest: JsonObject = {}): JsonObject => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: parent.name, namespace: NAMESPACE, ...metadata },
+      spec,
+      ...rest,
+    });
+    const puts: [string, JsonValue | string][] = [
+      ['kind-deployment', { ...scale({ replicas: 2 }), kind: 'Deployment' }],
+      ['kind-deployment-apps-v1', { ...scale({ replicas: 2 }), kind: 'Deployment', apiVersion: 'apps/v1' }],
+      ['apiversion-apps-v1', { ...scale({ replicas: 2 }), apiVersion: 'apps/v1' }],
+      ['apiversion-autoscaling-v2', { ...scale({ replicas: 2 }), apiVersion: 'autoscaling/v2' }],
+      ['apiversion-extensions-v1beta1', { ...scale({ replicas: 2 }), apiVersion: 'extensions/v1beta1' }],
+      ['apiversion-apps-v1beta2', { ...scale({ replicas: 2 }), apiVersion: 'apps/v1beta2' }],
+      ['apiversion-core-v1', { ...scale({ replicas: 2 }), apiVersion: 'v1' }],
+      ['replicas-past-int32', scale({ replicas: 2147483648 })],
+      ['replicas-1e10', scale({ replicas: 1e10 })],
+      ['replicas-float', scale({ replicas: 1.5 })],
+      ['spec-string', scale('x')],
+      ['status-string', scale({ replicas: 2 }, {}, { status: 'x' })],
+      ['name-other', scale({ replicas: 2 }, { name: 'other' })],
+      ['namespace-other', scale({ replicas: 2 }, { namespace: 'other' })],
+      ['uid-other', scale({ replicas: 2 }, { uid: 'other' })],
+      ['null', 'null'],
+    ];
+    for (const [label, body] of puts)
+      cases.push(subresourceCase(at(`put/${label}`), { method: 'PUT', path, collection, body }));
+    cases.push(
+      subresourceCase(at('put/strict-unknown-field'), {
+        method: 'PUT',
+        path: `${path}?fieldValidation=Strict`,
+        collection,
+        body: scale({ replicas: 2, bogus: 1 }),
+      }),
+      subresourceCase(at('put/kind-missing'), {
+        method: 'PUT',
+        path: `${path}?dryRun=All`,
+        collection,
+        body: { metadata: { name: parent.name }, spec: { replicas: 3 } },
+      }),
+    );
+    const merges: [string, JsonObject][] = [
+      ['name-other', { metadata: { name: 'other' } }],
+      ['namespace-other', { metadata: { namespace: 'other' } }],
+      ['kind-other', { kind: 'Foo' }],
+      ['apiversion-other', { apiVersion: 'v1' }],
+      ['replicas-past-int32', { spec: { replicas: 4294967296 } }],
+      ['replicas-string', { spec: { replicas: 'x' } }],
+    ];
+    for (const [label, body] of merges)
+      cases.push(
+        subresourceCase(at(`merge/${label}`), {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/merge-patch+json',
+        }),
+      );
+    const jsonPatches: [string, JsonValue][] = [
+      ['replace-kind', [{ op: 'replace', path: '/kind', value: 'Foo' }]],
+      ['replace-name', [{ op: 'replace', path: '/metadata/name', value: 'other' }]],
+      ['replace-namespace', [{ op: 'replace', path: '/metadata/namespace', value: 'other' }]],
+      // At 0 replicas a Scale has no spec.replicas to remove (Go leaves it out).
+      ['remove-spec', [{ op: 'remove', path: '/spec' }]],
+      ['remove-replicas-at-zero', [{ op: 'remove', path: '/spec/replicas' }]],
+    ];
+    for (const [label, body] of jsonPatches)
+      cases.push(
+        subresourceCase(at(`json/${label}`), {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/json-patch+json',
+        }),
+      );
+  }
+  return cases;
+}
+
+function subresourceCases(): CorpusCase[] {
+  return [...scaleCases()];
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1324,6 +1455,7 @@ export function corpusCases(): CorpusCase[] {
     ...routingCases(),
     ...parityCases(),
     ...recordedValidationCases(),
+    ...subresourceCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -2,7 +2,8 @@
  * JSON Patch (RFC 6902) through fast-json-patch, with failures worded as the reference's
  * json-patch library words them, since clients print them.
  */
-import { applyPatch, JsonPatchError, validate, type Operation } from 'fast-json-patch';
+import { applyPatch, getValueByPointer, JsonPatchError, validate, type Operation } from 'fast-json-patch';
+import { isObject } from '../json/value';
 
 /** The patch document is not a valid JSON Patch: a 400 for the caller. */
 export class MalformedPatchError extends Error {}
@@ -93,15 +94,41 @@ function describe(operation: Operation | undefined, error: JsonPatchError): stri
   }
 }
 
-/** Applies to a copy; the input document is not changed. */
-export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
-  const operations = checkedOperations(patch);
-  const problem = validate(operations as Operation[], document);
-  if (problem !== undefined) throw failure(problem.operation as Operation | undefined, problem);
+/** The operation as json-patch v4 applies it to `document`: a `replace` of a member its object lacks is an `add`. */
+function asVersion4Applies(document: unknown, operation: Operation): Operation {
+  if (operation.op !== 'replace') return operation;
+  const slash = operation.path.lastIndexOf('/');
+  if (slash < 0) return operation;
+  let parent: unknown;
   try {
-    return applyPatch(structuredClone(document), operations as Operation[], true, true).newDocument;
-  } catch (error) {
-    if (error instanceof JsonPatchError) throw failure(error.operation as Operation | undefined, error);
-    throw error;
+    parent = getValueByPointer(document, operation.path.slice(0, slash));
+  } catch {
+    return operation;
   }
+  const key = operation.path
+    .slice(slash + 1)
+    .replaceAll('~1', '/')
+    .replaceAll('~0', '~');
+  return isObject(parent) && !Object.hasOwn(parent, key) ? { ...operation, op: 'add' } : operation;
+}
+
+/**
+ * Applies to a copy, one operation after another as the reference's library (json-patch v4)
+ * does, so that each `replace` is read against the document the ones before it left; the input
+ * document is not changed.
+ */
+export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
+  let patched = structuredClone(document);
+  for (const operation of checkedOperations(patch)) {
+    const applied = asVersion4Applies(patched, operation);
+    const problem = validate([applied], patched);
+    if (problem !== undefined) throw failure(operation, problem);
+    try {
+      patched = applyPatch(patched, [applied], false, true).newDocument;
+    } catch (error) {
+      if (error instanceof JsonPatchError) throw failure(operation, error);
+      throw error;
+    }
+  }
+  return patched;
 }

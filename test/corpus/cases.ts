@@ -1426,6 +1426,8 @@ function scaleCases(): CorpusCase[] {
       // At 0 replicas a Scale has no spec.replicas to remove (Go leaves it out).
       ['remove-spec', [{ op: 'remove', path: '/spec' }]],
       ['remove-replicas-at-zero', [{ op: 'remove', path: '/spec/replicas' }]],
+      // json-patch v4 replaces a member its object lacks as if added.
+      ['replace-replicas-at-zero', [{ op: 'replace', path: '/spec/replicas', value: 1 }]],
     ];
     for (const [label, body] of jsonPatches)
       cases.push(

@@ -19,7 +19,7 @@ import { mergeConfiguration } from '../../apply/structured-merge';
 import { fieldNode, isAtomicMap, itemNode, listTypeOf, type TypedNode } from '../../apply/schema-node';
 import { typingErrors, typingErrorsText } from '../../apply/typed-patch';
 import { applyJsonPatch, PatchApplyError, PatchTestFailedError } from '../../patch/json-patch';
-import { getValueByPointer, type Operation } from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
 import type { JsonPatchOperationJson } from './mutation';
 
 export type AppliedMutation =
@@ -68,34 +68,13 @@ export function applyConfiguration(
   return { ok: true, object: mergeConfiguration(object, typed, schema) as KubeObject };
 }
 
-/** The operation as json-patch v4 applies it to `document`: a `replace` of a member its object lacks is an `add`. */
-function asVersion4Applies(document: unknown, operation: JsonPatchOperationJson): JsonPatchOperationJson {
-  if (operation.op !== 'replace') return operation;
-  const slash = operation.path.lastIndexOf('/');
-  if (slash < 0) return operation;
-  let parent: unknown;
-  try {
-    parent = getValueByPointer(document, operation.path.slice(0, slash));
-  } catch {
-    return operation;
-  }
-  const key = operation.path
-    .slice(slash + 1)
-    .replaceAll('~1', '/')
-    .replaceAll('~0', '~');
-  return isObject(parent) && !Object.hasOwn(parent, key) ? { ...operation, op: 'add' } : operation;
-}
-
-/** Applies the operations to `object` (which is not changed), one by one as the reference's library does. */
+/** Applies the operations to `object` (which is not changed); a failed `test` leaves it as it was. */
 export function applyJsonPatchMutation(
   object: KubeObject,
   operations: readonly JsonPatchOperationJson[],
 ): AppliedMutation {
   try {
-    let patched: unknown = object;
-    for (const operation of operations)
-      patched = applyJsonPatch(patched, [asVersion4Applies(patched, operation) as Operation]);
-    return { ok: true, object: patched as KubeObject };
+    return { ok: true, object: applyJsonPatch(object, operations as readonly Operation[]) as KubeObject };
   } catch (error) {
     if (error instanceof PatchTestFailedError) return { ok: true, object };
     if (error instanceof PatchApplyError) return { ok: false, error: `JSON Patch: ${error.message}` };

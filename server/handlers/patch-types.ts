@@ -143,7 +143,10 @@ const strategicMergePatch: PatchType = {
     if (found === undefined) throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
-      return applyStrategicMergePatch(current, patch, schema);
+      // The reference reads the merged map into the typed object, whose apiVersion and kind
+      // are not checked and then dropped: a strategic patch cannot change them.
+      const merged = applyStrategicMergePatch(current, patch, schema);
+      return { ...merged, apiVersion: current.apiVersion, kind: current.kind };
     } catch (error) {
       if (!(error instanceof StrategicMergePatchError)) throw error;
       if (error.code === 400) throw badRequest(error.message);

@@ -1443,8 +1443,49 @@ function scaleCases(): CorpusCase[] {
   return cases;
 }
 
+/**
+ * A strategic merge patch cannot change an object's apiVersion or kind: the reference reads the
+ * merged map into the typed object without checking them. On status and scale as on the object.
+ */
+function strategicTypeMetaCases(): CorpusCase[] {
+  const targets: [string, string, string][] = [
+    ['pods/status', '/api/v1/namespaces/corpus/pods/fixture/status', '/api/v1/pods'],
+    ['deployments/status', '/apis/apps/v1/namespaces/corpus/deployments/fixture/status', '/apis/apps/v1/deployments'],
+    ['nodes/status', '/api/v1/nodes/fixture/status', '/api/v1/nodes'],
+    ['namespaces/status', '/api/v1/namespaces/corpus/status', '/api/v1/namespaces'],
+    ['deployments/scale', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale', '/apis/apps/v1/deployments'],
+    ['configmaps', '/api/v1/namespaces/corpus/configmaps/subresource-strategic', '/api/v1/configmaps'],
+  ];
+  const patches: [string, JsonObject][] = [
+    ['kind-other', { kind: 'Foo' }],
+    ['apiversion-other', { apiVersion: 'nope.example.com/v9' }],
+    ['kind-null', { kind: null }],
+  ];
+  // Earlier cases delete the config map fixture: this block brings its own.
+  const configMap = subresourceCase('strategic-type-meta/configmaps/create', {
+    method: 'POST',
+    path: '/api/v1/namespaces/corpus/configmaps',
+    collection: '/api/v1/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'subresource-strategic' } },
+  });
+  return [
+    configMap,
+    ...targets.flatMap(([target, path, collection]) =>
+      patches.map(([label, body]) =>
+        subresourceCase(`strategic-type-meta/${target}/${label}`, {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/strategic-merge-patch+json',
+        }),
+      ),
+    ),
+  ];
+}
+
 function subresourceCases(): CorpusCase[] {
-  return [...scaleCases()];
+  return [...scaleCases(), ...strategicTypeMetaCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

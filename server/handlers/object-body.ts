@@ -70,6 +70,35 @@ export function endpointBodyKind(scope: HandlerScope): BodyKind {
   };
 }
 
+/**
+ * The built-in kind a subresource takes (an autoscaling/v1 Scale, a policy/v1 Eviction), whatever
+ * resource it is under: known in the other versions the scheme registers it in, which the
+ * endpoint reads as its own (`accepted`) or refuses as another version (`refused`).
+ */
+export function subresourceBodyKind(
+  scope: HandlerScope,
+  body: {
+    readonly definition: string;
+    readonly group: string;
+    readonly version: string;
+    readonly kind: string;
+    readonly accepted?: readonly string[];
+    readonly refused?: readonly string[];
+  },
+): BodyKind {
+  const { accepted = [], refused = [], ...expected } = body;
+  return {
+    ...expected,
+    definitions: scope.context.definitions,
+    knownAs: (gvk) => {
+      const apiVersion = gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
+      if (gvk.kind === expected.kind && accepted.includes(apiVersion)) return 'accepted';
+      if (gvk.kind === expected.kind && refused.includes(apiVersion)) return 'another version';
+      return scope.context.registry.findKind(gvk) === undefined ? undefined : 'another kind';
+    },
+  };
+}
+
 function apiVersionOfKind(kind: BodyKind): string {
   return kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
 }

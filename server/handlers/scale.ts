@@ -15,7 +15,6 @@ import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import type { Format } from '../codec/media-type';
 import { NO_REPEATED_KEYS } from '../validation/decode';
-import { groupVersionString } from '../../api/identity';
 import { operationOptions } from '../registry/store/admission';
 import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
@@ -35,25 +34,19 @@ import {
   decodeParsedOfKind,
   fieldManagerOf,
   objectBodyFormat,
+  subresourceBodyKind,
   type BodyKind,
 } from './object-body';
 
-/** Scale in the versions the reference's scheme registers beside autoscaling/v1, which a scale endpoint refuses. */
-const OLDER_SCALE_VERSIONS: ReadonlySet<string> = new Set(['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']);
-
-/** The Scale a scale endpoint reads, whatever its parent: an autoscaling/v1 Scale. */
+/** The Scale a scale endpoint reads, whatever its parent: an autoscaling/v1 Scale, the scheme's older ones refused. */
 function scaleBodyKind(scope: HandlerScope): BodyKind {
-  return {
-    definitions: scope.context.definitions,
+  return subresourceBodyKind(scope, {
     definition: SCALE_DEFINITION,
     group: 'autoscaling',
     version: 'v1',
     kind: 'Scale',
-    knownAs: (gvk) => {
-      if (gvk.kind === 'Scale' && OLDER_SCALE_VERSIONS.has(groupVersionString(gvk))) return 'another version';
-      return scope.context.registry.findKind(gvk) === undefined ? undefined : 'another kind';
-    },
-  };
+    refused: ['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2'],
+  });
 }
 
 /**

@@ -1484,8 +1484,95 @@ function strategicTypeMetaCases(): CorpusCase[] {
   ];
 }
 
+/**
+ * The bodies of pods/eviction (a policy/v1 or v1beta1 Eviction) and pods/binding (a v1
+ * Binding) decoded as the reference decodes them: their kind and version, their types, the
+ * URL's namespace. Each acts on a pod of its own; what would evict or bind is a dry run.
+ */
+function evictionAndBindingCases(): CorpusCase[] {
+  const pods = '/api/v1/namespaces/corpus/pods';
+  const collection = '/api/v1/pods';
+  const podType = servedTypes().find((t) => t.group === '' && t.kind === 'Pod')!;
+  const cases: CorpusCase[] = [];
+  const eviction = (name: string, extra: JsonObject = {}): JsonObject => ({
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name, namespace: NAMESPACE },
+    ...extra,
+  });
+  const evicted = 'subresource-eviction';
+  const evictions: [string, JsonValue, string?][] = [
+    ['kind-other', { ...eviction(evicted), kind: 'Foo' }],
+    ['kind-delete-options', { apiVersion: 'v1', kind: 'DeleteOptions' }],
+    ['apiversion-core-v1', { ...eviction(evicted), apiVersion: 'v1' }],
+    ['v1beta1-kind-other', { ...eviction(evicted), apiVersion: 'policy/v1beta1', kind: 'Foo' }],
+    ['namespace-other', { ...eviction(evicted), metadata: { name: evicted, namespace: 'other' } }],
+    ['grace-period-string', eviction(evicted, { deleteOptions: { gracePeriodSeconds: 'x' } })],
+    ['delete-options-string', eviction(evicted, { deleteOptions: 'x' })],
+    [
+      'ignore-store-read-error-string',
+      eviction(evicted, { deleteOptions: { ignoreStoreReadErrorWithClusterBreakingPotential: 'x' } }),
+    ],
+    ['unknown-field-strict', eviction(evicted, { bogus: 1 }), '?fieldValidation=Strict&dryRun=All'],
+    ['apiversion-missing', { kind: 'Eviction', metadata: { name: evicted } }, '?dryRun=All'],
+    ['v1beta1', { ...eviction(evicted), apiVersion: 'policy/v1beta1' }, '?dryRun=All'],
+  ];
+  cases.push(
+    subresourceCase('eviction/create-pod', {
+      method: 'POST',
+      path: pods,
+      collection,
+      body: validObject(podType, evicted),
+    }),
+    ...evictions.map(([label, body, query]) =>
+      subresourceCase(`eviction/${label}`, {
+        method: 'POST',
+        path: `${pods}/${evicted}/eviction${query ?? ''}`,
+        collection,
+        body,
+      }),
+    ),
+  );
+  const bound = 'subresource-binding';
+  const binding = (target: JsonValue, extra: JsonObject = {}): JsonObject => ({
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: bound },
+    target,
+    ...extra,
+  });
+  const node = { kind: 'Node', name: 'fixture' };
+  const bindings: [string, JsonValue, string?][] = [
+    ['kind-other', { ...binding(node), kind: 'Foo' }],
+    ['apiversion-apps-v1', { ...binding(node), apiVersion: 'apps/v1' }],
+    ['namespace-other', binding(node, { metadata: { name: bound, namespace: 'other' } })],
+    ['target-string', binding('fixture')],
+    ['target-kind-pod', binding({ kind: 'Pod', name: 'fixture' })],
+    ['target-kind-lower-case', binding({ kind: 'node', name: 'fixture' })],
+    ['target-name-missing', binding({ kind: 'Node' })],
+    ['valid', binding(node), '?dryRun=All'],
+  ];
+  cases.push(
+    subresourceCase('binding/create-pod', {
+      method: 'POST',
+      path: pods,
+      collection,
+      body: validObject(podType, bound),
+    }),
+    ...bindings.map(([label, body, query]) =>
+      subresourceCase(`binding/${label}`, {
+        method: 'POST',
+        path: `${pods}/${bound}/binding${query ?? ''}`,
+        collection,
+        body,
+      }),
+    ),
+  );
+  return cases;
+}
+
 function subresourceCases(): CorpusCase[] {
-  return [...scaleCases(), ...strategicTypeMetaCases()];
+  return [...scaleCases(), ...strategicTypeMetaCases(), ...evictionAndBindingCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -51,6 +51,11 @@ const DEVIATIONS: readonly { readonly ids: RegExp; readonly code: number | '4xx'
     why: 'the reference with no controller manager never answers some Service creates (cluster IP allocation waits)',
   },
   {
+    ids: /^parity\/subresource\/binding\/target-(kind|name)-/,
+    code: 400,
+    why: 'the reference answers a Binding whose target is no Node, or names none, with 500 (a bare field error)',
+  },
+  {
     ids: /^schema\/core\/Binding\//,
     code: '4xx',
     why: 'the reference answers a legacy Binding without a usable target, or for a pod that does not exist, with 500',

@@ -150,6 +150,8 @@ function pick(
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
     if (!type.verbs.includes(verb)) return 'not-allowed';
+    // The reference routes HEAD to no resource (only to the proxies, which pass any method on).
+    if (method === 'HEAD') return 'not-allowed';
     return handlers.main[verb] ?? 'not-allowed';
   }
   const subresource = handlers.subresources[info.subresource];
@@ -158,6 +160,7 @@ function pick(
   const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
   if (info.parts.length > 3 && !takesPath) return undefined;
   if (takesPath && info.verb === 'options') return subresource.get ?? 'not-allowed';
+  if (method === 'HEAD' && !takesPath) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
 }
 

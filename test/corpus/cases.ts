@@ -1571,8 +1571,32 @@ function evictionAndBindingCases(): CorpusCase[] {
   return cases;
 }
 
+/**
+ * HEAD: the reference routes it to no resource path, object, collection or subresource alike
+ * (405), but for the proxies. A HEAD answer has no body, so no Status is looked for.
+ */
+function headCases(): CorpusCase[] {
+  const paths: [string, string, string][] = [
+    ['collection', '/api/v1/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['all-namespaces', '/api/v1/configmaps', '/api/v1/configmaps'],
+    ['object', '/api/v1/namespaces/corpus/pods/fixture', '/api/v1/pods'],
+    ['watch', '/api/v1/watch/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['pods/status', '/api/v1/namespaces/corpus/pods/fixture/status', '/api/v1/pods'],
+    ['pods/log', '/api/v1/namespaces/corpus/pods/fixture/log', '/api/v1/pods'],
+    ['pods/exec', '/api/v1/namespaces/corpus/pods/fixture/exec?command=ls', '/api/v1/pods'],
+    ['pods/ephemeralcontainers', '/api/v1/namespaces/corpus/pods/fixture/ephemeralcontainers', '/api/v1/pods'],
+    ['deployments/scale', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale', '/apis/apps/v1/deployments'],
+    ['nodes/status', '/api/v1/nodes/fixture/status', '/api/v1/nodes'],
+    ['namespaces/status', '/api/v1/namespaces/corpus/status', '/api/v1/namespaces'],
+  ];
+  return paths.map(([label, path, collection]) => ({
+    ...subresourceCase(`head/${label}`, { method: 'HEAD', path, collection }),
+    plainAnswer: true as const,
+  }));
+}
+
 function subresourceCases(): CorpusCase[] {
-  return [...scaleCases(), ...strategicTypeMetaCases(), ...evictionAndBindingCases()];
+  return [...scaleCases(), ...strategicTypeMetaCases(), ...evictionAndBindingCases(), ...headCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

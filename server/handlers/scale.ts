@@ -68,8 +68,11 @@ async function decodeScaleBody(
 }
 
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
-  return async ({ info, res }) => {
-    await writeResponse(scope, res, 200, scaleOf(await scope.storage.get(objectKeyOf(scope, info)), paths));
+  return async ({ info, req, res }) => {
+    // The parent is read as a GET of it reads it: at the resourceVersion asked for.
+    const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
+    const parent = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
+    await writeResponse(scope, res, 200, scaleOf(parent, paths));
   };
 }
 

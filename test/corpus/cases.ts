@@ -1595,8 +1595,25 @@ function headCases(): CorpusCase[] {
   }));
 }
 
+/** A Scale is read as its parent is: at the resourceVersion the GET asks for, which must be one. */
+function scaleGetCases(): CorpusCase[] {
+  return ['abc', '-1', '1.5', '0', ''].map((resourceVersion) =>
+    subresourceCase(`scale-get/resourceVersion=${resourceVersion}`, {
+      method: 'GET',
+      path: `/apis/apps/v1/namespaces/corpus/deployments/fixture/scale?resourceVersion=${resourceVersion}`,
+      collection: '/apis/apps/v1/deployments',
+    }),
+  );
+}
+
 function subresourceCases(): CorpusCase[] {
-  return [...scaleCases(), ...strategicTypeMetaCases(), ...evictionAndBindingCases(), ...headCases()];
+  return [
+    ...scaleCases(),
+    ...strategicTypeMetaCases(),
+    ...evictionAndBindingCases(),
+    ...headCases(),
+    ...scaleGetCases(),
+  ];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -1606,6 +1606,39 @@ function scaleGetCases(): CorpusCase[] {
   );
 }
 
+/**
+ * serviceaccounts/token: a null spec is the empty one; a pod bound to is checked for the service
+ * account it runs as before the uid it has.
+ */
+function tokenRequestCases(): CorpusCase[] {
+  const accounts = '/api/v1/namespaces/corpus/serviceaccounts';
+  const collection = '/api/v1/serviceaccounts';
+  const token = `${accounts}/subresource-token/token`;
+  const request = (spec: JsonValue): JsonObject => ({
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec,
+  });
+  const bound = (kind: string, name: string): JsonObject =>
+    request({ audiences: [], boundObjectRef: { apiVersion: 'v1', kind, name, uid: 'other' } });
+  const requests: [string, JsonValue][] = [
+    ['spec-null', request(null)],
+    ['bound-pod-of-another-account-uid-other', bound('Pod', 'fixture')],
+    ['bound-node-uid-other', bound('Node', 'fixture')],
+  ];
+  return [
+    subresourceCase('token/create-account', {
+      method: 'POST',
+      path: accounts,
+      collection,
+      body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'subresource-token' } },
+    }),
+    ...requests.map(([label, body]) =>
+      subresourceCase(`token/${label}`, { method: 'POST', path: token, collection, body }),
+    ),
+  ];
+}
+
 function subresourceCases(): CorpusCase[] {
   return [
     ...scaleCases(),
@@ -1613,6 +1646,7 @@ function subresourceCases(): CorpusCase[] {
     ...evictionAndBindingCases(),
     ...headCases(),
     ...scaleGetCases(),
+    ...tokenRequestCases(),
   ];
 }
 

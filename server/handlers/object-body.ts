@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
+import type { GroupVersionKind } from '../../api/identity';
 import { goQuote } from '../../api/go-quote';
 import { readBody } from '../request/body';
 import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
@@ -12,8 +13,6 @@ import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
 import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
-import { isObject } from '../json/value';
-import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import {
   decodeValue,
@@ -21,63 +20,149 @@ import {
   parseBody,
   unrecognizedObject,
   type DecodedObject,
+  type Definitions,
   type RepeatedKeys,
 } from '../validation/decode';
-import { managerFromUserAgent } from '../fieldmanager/managed-fields';
-import { apiVersionOf } from '../registry/store/scope';
-import type { HandlerScope } from './scope';
+import { isObject } from '../json/value';
 import type { WarningRecorder } from '../request/warning-recorder';
+import { managerFromUserAgent } from '../fieldmanager/managed-fields';
+import type { HandlerScope } from './scope';
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */
 function internalPackage(group: string): string {
   return group === '' ? 'core' : group.split('.')[0];
 }
 
+/** How the reference's scheme knows a body's apiVersion and kind, beside the expected pair. */
+export type KnownAs = 'accepted' | 'another version' | 'another kind';
+
 /**
- * The body's apiVersion and kind against the URL's: absent ones default to the URL's; another
- * kind, or a version this kind is not served in, is the reference's 400.
+ * The kind a body must be of: an endpoint's own kind, or the fixed kind a subresource takes (an
+ * autoscaling/v1 Scale, a policy/v1 Eviction), whatever resource it is under.
  */
-function checkTypeMeta(scope: HandlerScope, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return; // typing reports it
+export interface BodyKind {
+  readonly definitions?: Definitions;
+  /** OpenAPI definition of the kind in `apiVersion`. */
+  readonly definition: string;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** How the scheme knows another apiVersion and kind; undefined when it is not registered. */
+  readonly knownAs: (gvk: GroupVersionKind) => KnownAs | undefined;
+  /**
+   * Custom resources are decoded unstructured and pruned by their schema, keeping the apiVersion
+   * and kind they name, which are then checked (see decodeTyped).
+   */
+  readonly prune?: (object: KubeObject) => string[];
+}
+
+/** An endpoint's own kind: known as the kinds its registry serves. */
+export function endpointBodyKind(scope: HandlerScope): BodyKind {
+  const prune = scope.type.prune?.bind(scope.type);
+  return {
+    definitions: scope.context.definitions,
+    definition: scope.version.definition,
+    group: scope.type.group,
+    version: scope.version.version,
+    kind: scope.type.kind,
+    knownAs: (gvk) => {
+      const known = scope.context.registry.findKind(gvk);
+      if (known === undefined) return undefined;
+      return known.group === scope.type.group && known.resource === scope.type.resource
+        ? 'another version'
+        : 'another kind';
+    },
+    ...(prune ? { prune: (object: KubeObject) => pruneAsNamed(scope, object, prune) } : {}),
+  };
+}
+
+/**
+ * The built-in kind a subresource takes (an autoscaling/v1 Scale, a policy/v1 Eviction), whatever
+ * resource it is under: known in the other versions the scheme registers it in, which the
+ * endpoint reads as its own (`accepted`) or refuses as another version (`refused`).
+ */
+export function subresourceBodyKind(
+  scope: HandlerScope,
+  body: {
+    readonly definition: string;
+    readonly group: string;
+    readonly version: string;
+    readonly kind: string;
+    readonly accepted?: readonly string[];
+    readonly refused?: readonly string[];
+  },
+): BodyKind {
+  const { accepted = [], refused = [], ...expected } = body;
+  return {
+    ...expected,
+    definitions: scope.context.definitions,
+    knownAs: (gvk) => {
+      const apiVersion = gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`;
+      if (gvk.kind === expected.kind && accepted.includes(apiVersion)) return 'accepted';
+      if (gvk.kind === expected.kind && refused.includes(apiVersion)) return 'another version';
+      return scope.context.registry.findKind(gvk) === undefined ? undefined : 'another kind';
+    },
+  };
+}
+
+function apiVersionOfKind(kind: BodyKind): string {
+  return kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+}
+
+/**
+ * The body's apiVersion and kind against the expected ones: absent ones default to those; another
+ * kind, or a version the endpoint does not accept, is the reference's 400. `detail` is the
+ * decoder's own error, which a body's 400 puts after `handledAs` and a patch's 422 shows alone.
+ */
+function typeMetaProblem(expected: BodyKind, value: unknown): { detail: string; handledAs?: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined; // typing reports it
   const record = value as Record<string, unknown>;
-  const expectedVersion = apiVersionOf(scope);
+  const expectedVersion = apiVersionOfKind(expected);
   const apiVersion =
     typeof record.apiVersion === 'string' && record.apiVersion !== '' ? record.apiVersion : expectedVersion;
-  const kind = typeof record.kind === 'string' && record.kind !== '' ? record.kind : scope.type.kind;
+  const kind = typeof record.kind === 'string' && record.kind !== '' ? record.kind : expected.kind;
   const slash = apiVersion.lastIndexOf('/');
   const gv =
     slash >= 0
       ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
       : { group: '', version: apiVersion };
-  if (kind === scope.type.kind && apiVersion === expectedVersion) return;
-  const known = scope.context.registry.findKind({ ...gv, kind });
-  const prefix = `${kind} in version ${goQuote(gv.version)} cannot be handled as a ${scope.type.kind}`;
-  if (known === undefined) {
-    throw badRequest(
-      `${prefix}: no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`,
-    );
-  }
-  if (known.group === scope.type.group && known.resource === scope.type.resource) {
-    throw badRequest(
-      `the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`,
-    );
-  }
-  throw badRequest(
-    `${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`,
-  );
+  if (kind === expected.kind && apiVersion === expectedVersion) return undefined;
+  const known = expected.knownAs({ ...gv, kind });
+  if (known === 'accepted') return undefined;
+  // The version check follows a decode that succeeded: nothing to prefix.
+  if (known === 'another version')
+    return {
+      detail: `the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`,
+    };
+  const handledAs = `${kind} in version ${goQuote(gv.version)} cannot be handled as a ${expected.kind}`;
+  if (known === undefined)
+    return {
+      handledAs,
+      detail: `no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`,
+    };
+  return {
+    handledAs,
+    detail: `converting (${gv.version}.${kind}) to (${internalPackage(expected.group)}.${expected.kind}): unknown conversion`,
+  };
+}
+
+function checkTypeMeta(expected: BodyKind, value: unknown): void {
+  const problem = typeMetaProblem(expected, value);
+  if (problem === undefined) return;
+  throw badRequest(problem.handledAs === undefined ? problem.detail : `${problem.handledAs}: ${problem.detail}`);
 }
 
 /**
  * A custom resource is decoded unstructured, keeping the apiVersion and kind it names: a body
  * without a kind cannot be read at all (400), and the version it names must be the URL's (400).
  */
-function checkCustomResourceBody(scope: HandlerScope, record: Record<string, unknown>, body: Buffer): void {
+function checkCustomResourceBody(expected: BodyKind, record: Record<string, unknown>, body: Buffer): void {
   if (typeof record.kind !== 'string' || record.kind === '')
-    throw unrecognizedObject(scope.type.kind, `Object 'Kind' is missing in '${body.toString('utf8')}'`, body);
+    throw unrecognizedObject(expected.kind, `Object 'Kind' is missing in '${body.toString('utf8')}'`, body);
 }
 
-function checkCustomResourceVersion(scope: HandlerScope, record: Record<string, unknown>): void {
-  const expected = apiVersionOf(scope);
+function checkCustomResourceVersion(kind: BodyKind, record: Record<string, unknown>): void {
+  const expected = apiVersionOfKind(kind);
   const apiVersion = typeof record.apiVersion === 'string' ? record.apiVersion : '';
   if (apiVersion !== expected)
     throw badRequest(
@@ -91,12 +176,12 @@ function checkCustomResourceVersion(scope: HandlerScope, record: Record<string, 
  * kind of the URL's version; a patch may have changed either. (The reference checks it after
  * mutating admission, which cannot change what a request sent before it here.)
  */
-function checkCustomResourceTypeMeta(scope: HandlerScope, record: Record<string, unknown>): void {
-  const expected = apiVersionOf(scope);
+function checkCustomResourceTypeMeta(expectedKind: BodyKind, record: Record<string, unknown>): void {
+  const expected = apiVersionOfKind(expectedKind);
   const kind = typeof record.kind === 'string' ? record.kind : '';
   const apiVersion = typeof record.apiVersion === 'string' ? record.apiVersion : '';
   const errors = [
-    ...(kind === scope.type.kind ? [] : [invalidField(FieldPath.root('kind'), kind, `must be ${scope.type.kind}`)]),
+    ...(kind === expectedKind.kind ? [] : [invalidField(FieldPath.root('kind'), kind, `must be ${expectedKind.kind}`)]),
     ...(apiVersion === expected ? [] : [invalidField(FieldPath.root('apiVersion'), apiVersion, `must be ${expected}`)]),
   ];
   if (errors.length === 0) return;
@@ -109,29 +194,29 @@ function checkCustomResourceTypeMeta(scope: HandlerScope, record: Record<string,
 /**
  * Decodes a patch's result; decodeObjectBody decodes a request body. A result of another kind
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
- * patched object and the decoding error, where a body gets the 400 above.
+ * patched object and the decoder's own error, where a body gets the 400 above.
  */
-export function decodeParsed(
-  scope: HandlerScope,
-  patched: {
-    readonly value: unknown;
-    readonly duplicates: RepeatedKeys;
-    readonly options: WriteOptions;
-    readonly shownPatch: () => string;
-    /** Where the decoding's warnings go when the result is then refused (custom resources). */
-    readonly warnings: WarningRecorder;
-  },
-): DecodedObject {
-  const { value, duplicates, options, shownPatch, warnings } = patched;
-  try {
-    if (!isCustomResource(scope)) checkTypeMeta(scope, value);
-  } catch (error) {
-    if (!(error instanceof StatusError)) throw error;
-    throw invalid({ group: '', kind: '' }, '', [
-      invalidField(FieldPath.root('patch'), shownPatch(), error.status.message ?? ''),
-    ]);
-  }
-  return decodeTyped(scope, { value, duplicates, options, wholeBody: false, shownPatch, warnings });
+export function decodeParsed(scope: HandlerScope, patched: PatchedValue): DecodedObject {
+  return decodeParsedOfKind(endpointBodyKind(scope), patched);
+}
+
+interface PatchedValue {
+  readonly value: unknown;
+  readonly duplicates: RepeatedKeys;
+  readonly options: WriteOptions;
+  readonly shownPatch: () => string;
+  /** Where the decoding's warnings go when the result is then refused (custom resources). */
+  readonly warnings?: WarningRecorder;
+}
+
+/** decodeParsed for a patch's result that must be of the expected kind. */
+export function decodeParsedOfKind(expected: BodyKind, patched: PatchedValue): DecodedObject {
+  const { value, shownPatch } = patched;
+  // A custom resource's type meta is checked after its decoding (decodeTyped).
+  const problem = expected.prune === undefined ? typeMetaProblem(expected, value) : undefined;
+  if (problem !== undefined)
+    throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), shownPatch(), problem.detail)]);
+  return decodeTyped(expected, { ...patched, wholeBody: false });
 }
 
 /**
@@ -168,7 +253,7 @@ export function checkPatchedTypeMeta(
 }
 
 function decodeTyped(
-  scope: HandlerScope,
+  expected: BodyKind,
   input: {
     value: unknown;
     duplicates: RepeatedKeys;
@@ -177,25 +262,23 @@ function decodeTyped(
     shownPatch?: () => string;
     /** The body as sent, for a whole body. */
     body?: Buffer;
-    warnings: WarningRecorder;
+    warnings?: WarningRecorder;
   },
 ): DecodedObject {
   const { value, duplicates, options } = input;
-  const custom = isCustomResource(scope) && isObject(value);
-  if (!custom) checkTypeMeta(scope, value);
-  else if (input.body !== undefined) checkCustomResourceBody(scope, value, input.body);
-  // Custom resources are decoded unstructured and pruned by their schema.
-  const prune = scope.type.prune?.bind(scope.type);
+  const custom = expected.prune !== undefined && isObject(value);
+  if (!custom) checkTypeMeta(expected, value);
+  else if (input.body !== undefined) checkCustomResourceBody(expected, value, input.body);
   const decoded = decodeValue(
     {
-      definitions: scope.context.definitions,
-      definition: scope.version.definition,
-      expectedKind: scope.type.kind,
-      servedVersion: scope.version.version,
+      definitions: expected.definitions,
+      definition: expected.definition,
+      expectedKind: expected.kind,
+      servedVersion: expected.version,
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
       shownPatch: input.shownPatch,
-      ...(prune ? { prune: (object: KubeObject) => pruneAsNamed(scope, object, prune) } : {}),
+      ...(expected.prune ? { prune: expected.prune } : {}),
     },
     value,
     duplicates,
@@ -203,30 +286,31 @@ function decodeTyped(
   const object = decoded.object;
   if (custom) {
     try {
-      if (input.wholeBody) checkCustomResourceVersion(scope, object);
-      checkCustomResourceTypeMeta(scope, object);
+      if (input.wholeBody) checkCustomResourceVersion(expected, object);
+      checkCustomResourceTypeMeta(expected, object);
     } catch (error) {
       // The reference warns of the decoding's unknown fields before it refuses the object.
-      for (const warning of decoded.warnings) input.warnings.add(warning);
+      for (const warning of decoded.warnings) input.warnings?.add(warning);
       throw error;
     }
   }
-  object.apiVersion = apiVersionOf(scope);
-  object.kind = scope.type.kind;
+  object.apiVersion = apiVersionOfKind(expected);
+  object.kind = expected.kind;
   if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
   return decoded;
 }
 
 /**
- * The format of a full-object body (POST, PUT) by its `Content-Type`: JSON, YAML, protobuf,
- * CBOR behind its gate. Anything else is a 415, and the unread body is drained.
+ * The format of a full-object body (POST, PUT) by its `Content-Type`: JSON, YAML, protobuf
+ * (where the kind has it: a subresource's built-in kind does under a custom resource), CBOR
+ * behind its gate. Anything else is a 415, and the unread body is drained.
  */
-export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
+export function objectBodyFormat(scope: HandlerScope, req: Request, protobuf = scope.type.protobuf !== false): Format {
   try {
     return requestBodyFormat({
       contentType: req.headers['content-type'],
       serializers: serializersFor({
-        protobuf: scope.type.protobuf !== false,
+        protobuf,
         cbor: scope.context.representations?.cbor ?? false,
       }),
     });
@@ -260,12 +344,21 @@ export async function decodeObjectBody(
   req: Request,
   options: WriteOptions,
 ): Promise<DecodedObject> {
-  const format = objectBodyFormat(scope, req);
+  return await decodeBodyOfKind(req, objectBodyFormat(scope, req), endpointBodyKind(scope), options);
+}
+
+/** Reads and decodes a POST/PUT body of a known format into an object of the expected kind. */
+export async function decodeBodyOfKind(
+  req: Request,
+  format: Format,
+  expected: BodyKind,
+  options: WriteOptions,
+): Promise<DecodedObject> {
   const { value, duplicates, body } = await readObjectValue(req, format, {
-    expectedKind: scope.type.kind,
+    expectedKind: expected.kind,
     findDuplicates: options.fieldValidation !== 'Ignore',
   });
-  return decodeTyped(scope, { value, duplicates, options, wholeBody: true, body, warnings: req.warnings });
+  return decodeTyped(expected, { value, duplicates, options, wholeBody: true, body, warnings: req.warnings });
 }
 
 /**
@@ -283,11 +376,6 @@ function pruneAsNamed(
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   if (group !== scope.type.group || object.kind !== scope.type.kind) return [];
   return prune(object, apiVersion.slice(slash + 1));
-}
-
-/** Custom resources are decoded unstructured (see ResourceType.prune). */
-function isCustomResource(scope: HandlerScope): boolean {
-  return scope.type.prune !== undefined;
 }
 
 /** The media type a request's `Content-Type` names, without parameters; '' when absent or malformed. */

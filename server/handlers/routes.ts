@@ -152,6 +152,9 @@ function pick(
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
     if (!type.verbs.includes(verb)) return 'not-allowed';
+    // The reference routes HEAD to no built-in resource (only to the proxies, which pass any
+    // method on); its custom resource handler serves by verb, HEAD as GET.
+    if (method === 'HEAD' && type.definitions === undefined) return 'not-allowed';
     return handlers.main[verb] ?? 'not-allowed';
   }
   const subresource = handlers.subresources[info.subresource];
@@ -160,6 +163,7 @@ function pick(
   const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
   if (info.parts.length > 3 && !takesPath) return undefined;
   if (takesPath && info.verb === 'options') return subresource.get ?? 'not-allowed';
+  if (method === 'HEAD' && !takesPath && type.definitions === undefined) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
 }
 

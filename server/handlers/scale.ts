@@ -4,21 +4,67 @@
  * store (server/registry/store/scale.ts).
  */
 import { auditAnnotationsOf } from '../audit/record/request-audit';
+import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
 import { readBody } from '../request/body';
-import { parseWriteOptions, queryOf } from '../request/query';
+import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
+import { badRequest } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import type { Format } from '../codec/media-type';
+import { NO_REPEATED_KEYS } from '../validation/decode';
 import { operationOptions } from '../registry/store/admission';
-import { scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
+import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
 import { requestedPatchType } from './patch-types';
 import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, fieldManagerOf, objectBodyFormat, readObjectValue } from './object-body';
+import {
+  checkName,
+  checkNamespace,
+  decodeBodyOfKind,
+  decodeParsedOfKind,
+  fieldManagerOf,
+  objectBodyFormat,
+  subresourceBodyKind,
+  type BodyKind,
+} from './object-body';
+
+/** The Scale a scale endpoint reads, whatever its parent: an autoscaling/v1 Scale, the scheme's older ones refused. */
+function scaleBodyKind(scope: HandlerScope): BodyKind {
+  return subresourceBodyKind(scope, {
+    definition: SCALE_DEFINITION,
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'Scale',
+    refused: ['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2'],
+  });
+}
+
+/**
+ * A PUT's Scale (protobuf too: Scale is a built-in kind). Under a custom resource the reference
+ * decodes it with a scheme that lacks the Scale type, and every failure to decode it reads so.
+ */
+async function decodeScaleBody(
+  scope: HandlerScope,
+  req: Request,
+  input: { format: Format; options: WriteOptions },
+): Promise<KubeObject> {
+  try {
+    return (await decodeBodyOfKind(req, input.format, scaleBodyKind(scope), input.options)).object;
+  } catch (error) {
+    if (scope.type.definitions === undefined || !(error instanceof StatusError) || error.status.code !== 400)
+      throw error;
+    throw badRequest('no kind is registered for the type v1.Scale in scheme "pkg/runtime/scheme.go:110"');
+  }
+}
 
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
-  return async ({ info, res }) => {
-    await writeResponse(scope, res, 200, scaleOf(await scope.storage.get(objectKeyOf(scope, info)), paths));
+  return async ({ info, req, res }) => {
+    // The parent is read as a GET of it reads it: at the resourceVersion asked for.
+    const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
+    const parent = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
+    await writeResponse(scope, res, 200, scaleOf(parent, paths));
   };
 }
 
@@ -29,16 +75,21 @@ export function scaleWriteHandler(
   method: 'update' | 'patch',
 ): ResourceHandler {
   return async ({ info, req, res }) => {
+    // Custom kinds' endpoints, their Scale's too, take no strategic merge (a 415 before all else).
     const { patchType, applyFormat } = method === 'patch' ? requestedPatchType(scope, req) : {};
-    const format = method === 'update' ? objectBodyFormat(scope, req) : undefined;
+    const format = method === 'update' ? objectBodyFormat(scope, req, true) : undefined;
     const optionsKind =
       method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
     const options = parseWriteOptions(queryOf(req), optionsKind);
+    const expected = scaleBodyKind(scope);
     let change: ScaleChange;
+    let uid: string | undefined;
     if (format !== undefined) {
-      const scale = (await readObjectValue(req, format, { expectedKind: 'Scale', findDuplicates: false }))
-        .value as KubeObject;
-      checkName({ ...scale, metadata: { ...(scale.metadata ?? {}) } }, info.name);
+      const scale = await decodeScaleBody(scope, req, { format, options });
+      checkNamespace(scope, scale, info.namespace);
+      checkName(scale, info.name);
+      // A body's uid is the update's precondition, as for a PUT of the parent.
+      uid = scale.metadata.uid || undefined;
       change = { kind: 'replace', scale };
     } else if (applyFormat !== undefined) {
       change = {
@@ -54,8 +105,20 @@ export function scaleWriteHandler(
       const patch = patchType!.parse(await readBody(req), options);
       change = {
         kind: 'patch',
-        apply: (current) => patchType!.apply(current, patch),
         shown: (patched) => patchType!.shown(patch, patched),
+        apply: (current) => {
+          const patched = patchType!.apply(current, patch);
+          const shownPatch = () => patchType!.shown(patch, patched);
+          const { object } = decodeParsedOfKind(expected, {
+            value: patched,
+            duplicates: NO_REPEATED_KEYS,
+            options,
+            shownPatch,
+          });
+          checkNamespace(scope, object, info.namespace);
+          checkName(object, info.name);
+          return object;
+        },
       };
     }
     const scale = await updateScale(scope, {
@@ -63,6 +126,7 @@ export function scaleWriteHandler(
       key: objectKeyOf(scope, info),
       paths,
       change,
+      preconditions: uid === undefined ? undefined : { uid },
       manager: fieldManagerOf(req, options),
       options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,

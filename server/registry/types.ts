@@ -94,6 +94,8 @@ export interface ScaleSubresource {
   readonly specReplicasPath: string; // e.g. 'spec.replicas'
   readonly statusReplicasPath: string; // e.g. 'status.replicas'
   readonly labelSelectorPath?: string; // e.g. 'status.selector' (string form) or 'spec.selector' (object)
+  /** The selector there is a set of labels (a replication controller's), not a LabelSelector. */
+  readonly labelSelectorIsSet?: true;
   /** Built-in kinds: a Scale written has its metadata checked (see store/scale.ts); custom resources' not. */
   readonly checksMetadata?: true;
 }

@@ -6,16 +6,17 @@
  */
 import type { Request } from 'express';
 import type { ObjectKey, Preconditions } from '../../storage/objects/types';
-import { readObjectValue, objectBodyFormat } from '../handlers/object-body';
+import { checkNamespace, decodeBodyOfKind, objectBodyFormat, subresourceBodyKind } from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
 import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
 import { badRequest, conflict, notFound } from '../status/catalogue';
+import { FieldPath, notSupported, required } from '../status/field-errors';
+import { fieldErrorText } from '../status/field-error';
 import { upsertCondition } from './conditions';
 import { relatedScope } from './related-scope';
 import type { StoreScope } from '../registry/store/scope';
 import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
 import { featureEnabled } from '../config/feature-enabled';
-import { decodeValue } from '../validation/decode';
 
 import type { KubeObject } from '../../api/objects';
 const BINDING_DEFINITION = 'io.k8s.api.core.v1.Binding';
@@ -37,25 +38,21 @@ export const CREATED_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, 
 
 const BINDING_RESOURCE = { group: '', resource: 'pods/binding' };
 
-async function readBinding(scope: HandlerScope, req: Request, options: WriteOptions): Promise<Binding> {
-  const { value, duplicates } = await readObjectValue(req, objectBodyFormat(scope, req), {
-    expectedKind: 'Binding',
-    findDuplicates: options.fieldValidation !== 'Ignore',
+/** A v1 Binding, typed before anything is looked up (a wrong-typed body is the reference's 400, not a missing pod), in the URL's namespace. */
+async function readBinding(
+  scope: HandlerScope,
+  req: Request,
+  { options, namespace }: { options: WriteOptions; namespace: string },
+): Promise<Binding> {
+  const expected = subresourceBodyKind(scope, {
+    definition: BINDING_DEFINITION,
+    group: '',
+    version: 'v1',
+    kind: 'Binding',
   });
-  // Typed before anything is looked up, so a wrong-typed body is the reference's 400, not a missing pod.
-  const decoded = decodeValue(
-    {
-      definitions: scope.context.definitions,
-      definition: BINDING_DEFINITION,
-      expectedKind: 'Binding',
-      servedVersion: 'v1',
-      fieldValidation: options.fieldValidation,
-      wholeBody: true,
-    },
-    value ?? {},
-    duplicates,
-  );
-  return decoded.object as Binding;
+  const { object } = await decodeBodyOfKind(req, objectBodyFormat(scope, req), expected, options);
+  checkNamespace(scope, object, namespace);
+  return object as Binding;
 }
 
 /** Admission of the Binding as the create it is (`pods/binding`, or the legacy `bindings`); mutating plugins may label it. */
@@ -83,8 +80,12 @@ async function admitBinding(
 /** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
 export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Binding, dryRun: boolean): Promise<void> {
   const nodeName = binding.target?.name ?? '';
-  // The reference answers this with a 500 (a bare field error); a bad request is what it is.
-  if (nodeName === '') throw badRequest('target.name: Required value');
+  const targetKind = binding.target?.kind ?? '';
+  // The reference answers these with a 500 (a bare field error); a bad request is what they are.
+  const target = FieldPath.root('target');
+  if (targetKind !== '' && targetKind !== 'Node')
+    throw badRequest(fieldErrorText(notSupported(target.child('kind'), targetKind, ['Node', '<empty>'])));
+  if (nodeName === '') throw badRequest(fieldErrorText(required(target.child('name'))));
   const preconditions: Preconditions = {
     uid: binding.metadata?.uid || undefined,
     resourceVersion: binding.metadata?.resourceVersion || undefined,
@@ -133,7 +134,7 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
 export function podBindingCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
-    const binding = await readBinding(scope, req, options);
+    const binding = await readBinding(scope, req, { options, namespace: info.namespace });
     if ((binding.metadata?.name ?? '') !== info.name)
       throw badRequest('name in URL does not match name in Binding object');
     const key = { namespace: info.namespace, name: info.name };
@@ -147,7 +148,7 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
 export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
-    const binding = await readBinding(scope, req, options);
+    const binding = await readBinding(scope, req, { options, namespace: info.namespace });
     const name = binding.metadata?.name ?? '';
     if (name === '') throw badRequest('Name parameter required.');
     await admitBinding(scope, req, { key: { namespace: info.namespace, name }, binding, subresource: '' }, options);

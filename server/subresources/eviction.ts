@@ -9,13 +9,19 @@
 import { auditAnnotationsOf } from '../audit/record/request-audit';
 import type { Request } from 'express';
 import type { ObjectKey } from '../../storage/objects/types';
-import { readObjectValue, objectBodyFormat, fieldManagerOf } from '../handlers/object-body';
+import {
+  checkNamespace,
+  decodeBodyOfKind,
+  fieldManagerOf,
+  objectBodyFormat,
+  subresourceBodyKind,
+} from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
 import { admitSubresourceCreate, operationOptions, type WriteRequest } from '../registry/store/admission';
 import { deleteObject, type Deletion } from '../registry/store/delete';
 import type { StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
-import { parseWriteOptions, queryOf } from '../request/query';
+import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
 import { matchesLabels, parseLabelSelector, formatLabelSelector } from '../selectors/label-selector';
 import { badRequest, forbidden, internalError } from '../status/catalogue';
 import { relatedScope } from './related-scope';
@@ -48,6 +54,7 @@ const MAX_DISRUPTED_PODS = 2000;
 const UNPROCESSED_RETRY_SECONDS = 10;
 const APISERVER_MANAGER = 'kube-apiserver';
 const EVICTION_KIND = { group: 'policy', version: 'v1', kind: 'Eviction' };
+const EVICTION_DEFINITION = 'io.k8s.api.policy.v1.Eviction';
 
 function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
   return new StatusError({
@@ -130,18 +137,26 @@ async function takeDisruption(
   });
 }
 
-async function readEviction(scope: HandlerScope, req: Request): Promise<Eviction> {
-  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), {
-    expectedKind: 'Eviction',
-    findDuplicates: false,
+/** An Eviction of policy/v1 (or v1beta1, read the same), typed as the reference decodes it, in the URL's namespace. */
+async function readEviction(
+  scope: HandlerScope,
+  req: Request,
+  { options, namespace }: { options: WriteOptions; namespace: string },
+): Promise<Eviction> {
+  const expected = subresourceBodyKind(scope, {
+    definition: EVICTION_DEFINITION,
+    ...EVICTION_KIND,
+    accepted: ['policy/v1beta1'],
   });
-  return (value ?? {}) as Eviction;
+  const { object } = await decodeBodyOfKind(req, objectBodyFormat(scope, req), expected, options);
+  checkNamespace(scope, object, namespace);
+  return object as Eviction;
 }
 
 export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseWriteOptions(queryOf(req), 'CreateOptions');
-    const eviction = await readEviction(scope, req);
+    const eviction = await readEviction(scope, req, { options: query, namespace: info.namespace });
     if ((eviction.metadata?.name ?? '') !== info.name)
       throw badRequest('name in URL does not match name in Eviction object');
     const key = { namespace: info.namespace, name: info.name };

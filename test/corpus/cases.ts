@@ -1911,6 +1911,342 @@ function patchFormCases(): CorpusCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Subresources
+
+const SUBRESOURCE_PREFIX = 'parity/subresource';
+
+/** A case of the subresource block: a JSON body unless a content type is given. */
+function subresourceCase(
+  id: string,
+  request: { method: string; path: string; collection: string; body?: JsonValue | string; contentType?: string },
+): CorpusCase {
+  const body =
+    request.body === undefined || typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+  return {
+    id: `${SUBRESOURCE_PREFIX}/${id}`,
+    method: request.method,
+    path: request.path,
+    headers: body === undefined ? {} : { 'content-type': request.contentType ?? 'application/json' },
+    body,
+    collection: request.collection,
+  };
+}
+
+/**
+ * The scale subresource of each built-in kind that has one: the body is an autoscaling/v1 Scale
+ * whatever the parent, typed and checked against the URL as a PUT or a patch's result is, and a
+ * Scale's uid is the update's precondition. Each parent is created first, with one replica.
+ */
+function scaleCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const parents = (['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController'] as const).map((kind) => {
+    const type = servedTypes().find((t) => t.kind === kind && (t.group === 'apps' || t.group === ''))!;
+    return {
+      resource: type.resource,
+      path: collectionPath(type),
+      collection: allObjectsPath(type),
+      name: 'subresource-scale',
+      create: validObject(type, 'subresource-scale'),
+    };
+  });
+  for (const parent of parents) {
+    const at = (id: string) => `scale/${parent.resource}/${id}`;
+    const path = `${parent.path}/${parent.name}/scale`;
+    const { collection } = parent;
+    cases.push(
+      subresourceCase(at('create-parent'), { method: 'POST', path: parent.path, collection, body: parent.create }),
+    );
+    const scale = (spec: JsonValue, metadata: JsonObject = {}, rest: JsonObject = {}): JsonObject => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: parent.name, namespace: NAMESPACE, ...metadata },
+      spec,
+      ...rest,
+    });
+    const puts: [string, JsonValue | string][] = [
+      ['kind-deployment', { ...scale({ replicas: 2 }), kind: 'Deployment' }],
+      ['kind-deployment-apps-v1', { ...scale({ replicas: 2 }), kind: 'Deployment', apiVersion: 'apps/v1' }],
+      ['apiversion-apps-v1', { ...scale({ replicas: 2 }), apiVersion: 'apps/v1' }],
+      ['apiversion-autoscaling-v2', { ...scale({ replicas: 2 }), apiVersion: 'autoscaling/v2' }],
+      ['apiversion-extensions-v1beta1', { ...scale({ replicas: 2 }), apiVersion: 'extensions/v1beta1' }],
+      ['apiversion-apps-v1beta2', { ...scale({ replicas: 2 }), apiVersion: 'apps/v1beta2' }],
+      ['apiversion-core-v1', { ...scale({ replicas: 2 }), apiVersion: 'v1' }],
+      ['replicas-past-int32', scale({ replicas: 2147483648 })],
+      ['replicas-1e10', scale({ replicas: 1e10 })],
+      ['replicas-float', scale({ replicas: 1.5 })],
+      ['spec-string', scale('x')],
+      ['status-string', scale({ replicas: 2 }, {}, { status: 'x' })],
+      ['name-other', scale({ replicas: 2 }, { name: 'other' })],
+      ['namespace-other', scale({ replicas: 2 }, { namespace: 'other' })],
+      ['uid-other', scale({ replicas: 2 }, { uid: 'other' })],
+      ['null', 'null'],
+    ];
+    for (const [label, body] of puts)
+      cases.push(subresourceCase(at(`put/${label}`), { method: 'PUT', path, collection, body }));
+    cases.push(
+      subresourceCase(at('put/strict-unknown-field'), {
+        method: 'PUT',
+        path: `${path}?fieldValidation=Strict`,
+        collection,
+        body: scale({ replicas: 2, bogus: 1 }),
+      }),
+      subresourceCase(at('put/kind-missing'), {
+        method: 'PUT',
+        path: `${path}?dryRun=All`,
+        collection,
+        body: { metadata: { name: parent.name }, spec: { replicas: 3 } },
+      }),
+    );
+    const merges: [string, JsonObject][] = [
+      ['name-other', { metadata: { name: 'other' } }],
+      ['namespace-other', { metadata: { namespace: 'other' } }],
+      ['kind-other', { kind: 'Foo' }],
+      ['apiversion-other', { apiVersion: 'v1' }],
+      ['replicas-past-int32', { spec: { replicas: 4294967296 } }],
+      ['replicas-string', { spec: { replicas: 'x' } }],
+    ];
+    for (const [label, body] of merges)
+      cases.push(
+        subresourceCase(at(`merge/${label}`), {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/merge-patch+json',
+        }),
+      );
+    const jsonPatches: [string, JsonValue][] = [
+      ['replace-kind', [{ op: 'replace', path: '/kind', value: 'Foo' }]],
+      ['replace-name', [{ op: 'replace', path: '/metadata/name', value: 'other' }]],
+      ['replace-namespace', [{ op: 'replace', path: '/metadata/namespace', value: 'other' }]],
+      // At 0 replicas a Scale has no spec.replicas to remove (Go leaves it out).
+      ['remove-spec', [{ op: 'remove', path: '/spec' }]],
+      ['remove-replicas-at-zero', [{ op: 'remove', path: '/spec/replicas' }]],
+      // json-patch v4 replaces a member its object lacks as if added.
+      ['replace-replicas-at-zero', [{ op: 'replace', path: '/spec/replicas', value: 1 }]],
+    ];
+    for (const [label, body] of jsonPatches)
+      cases.push(
+        subresourceCase(at(`json/${label}`), {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/json-patch+json',
+        }),
+      );
+  }
+  return cases;
+}
+
+/**
+ * A strategic merge patch cannot change an object's apiVersion or kind: the reference reads the
+ * merged map into the typed object without checking them. On status and scale as on the object.
+ */
+function strategicTypeMetaCases(): CorpusCase[] {
+  const targets: [string, string, string][] = [
+    ['pods/status', '/api/v1/namespaces/corpus/pods/fixture/status', '/api/v1/pods'],
+    ['deployments/status', '/apis/apps/v1/namespaces/corpus/deployments/fixture/status', '/apis/apps/v1/deployments'],
+    ['nodes/status', '/api/v1/nodes/fixture/status', '/api/v1/nodes'],
+    ['namespaces/status', '/api/v1/namespaces/corpus/status', '/api/v1/namespaces'],
+    ['deployments/scale', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale', '/apis/apps/v1/deployments'],
+    ['configmaps', '/api/v1/namespaces/corpus/configmaps/subresource-strategic', '/api/v1/configmaps'],
+  ];
+  const patches: [string, JsonObject][] = [
+    ['kind-other', { kind: 'Foo' }],
+    ['apiversion-other', { apiVersion: 'nope.example.com/v9' }],
+    ['kind-null', { kind: null }],
+  ];
+  // Earlier cases delete the config map fixture: this block brings its own.
+  const configMap = subresourceCase('strategic-type-meta/configmaps/create', {
+    method: 'POST',
+    path: '/api/v1/namespaces/corpus/configmaps',
+    collection: '/api/v1/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'subresource-strategic' } },
+  });
+  return [
+    configMap,
+    ...targets.flatMap(([target, path, collection]) =>
+      patches.map(([label, body]) =>
+        subresourceCase(`strategic-type-meta/${target}/${label}`, {
+          method: 'PATCH',
+          path,
+          collection,
+          body,
+          contentType: 'application/strategic-merge-patch+json',
+        }),
+      ),
+    ),
+  ];
+}
+
+/**
+ * The bodies of pods/eviction (a policy/v1 or v1beta1 Eviction) and pods/binding (a v1
+ * Binding) decoded as the reference decodes them: their kind and version, their types, the
+ * URL's namespace. Each acts on a pod of its own; what would evict or bind is a dry run.
+ */
+function evictionAndBindingCases(): CorpusCase[] {
+  const pods = '/api/v1/namespaces/corpus/pods';
+  const collection = '/api/v1/pods';
+  const podType = servedTypes().find((t) => t.group === '' && t.kind === 'Pod')!;
+  const cases: CorpusCase[] = [];
+  const eviction = (name: string, extra: JsonObject = {}): JsonObject => ({
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name, namespace: NAMESPACE },
+    ...extra,
+  });
+  const evicted = 'subresource-eviction';
+  const evictions: [string, JsonValue, string?][] = [
+    ['kind-other', { ...eviction(evicted), kind: 'Foo' }],
+    ['kind-delete-options', { apiVersion: 'v1', kind: 'DeleteOptions' }],
+    ['apiversion-core-v1', { ...eviction(evicted), apiVersion: 'v1' }],
+    ['v1beta1-kind-other', { ...eviction(evicted), apiVersion: 'policy/v1beta1', kind: 'Foo' }],
+    ['namespace-other', { ...eviction(evicted), metadata: { name: evicted, namespace: 'other' } }],
+    ['grace-period-string', eviction(evicted, { deleteOptions: { gracePeriodSeconds: 'x' } })],
+    ['delete-options-string', eviction(evicted, { deleteOptions: 'x' })],
+    [
+      'ignore-store-read-error-string',
+      eviction(evicted, { deleteOptions: { ignoreStoreReadErrorWithClusterBreakingPotential: 'x' } }),
+    ],
+    ['unknown-field-strict', eviction(evicted, { bogus: 1 }), '?fieldValidation=Strict&dryRun=All'],
+    ['apiversion-missing', { kind: 'Eviction', metadata: { name: evicted } }, '?dryRun=All'],
+    ['v1beta1', { ...eviction(evicted), apiVersion: 'policy/v1beta1' }, '?dryRun=All'],
+  ];
+  cases.push(
+    subresourceCase('eviction/create-pod', {
+      method: 'POST',
+      path: pods,
+      collection,
+      body: validObject(podType, evicted),
+    }),
+    ...evictions.map(([label, body, query]) =>
+      subresourceCase(`eviction/${label}`, {
+        method: 'POST',
+        path: `${pods}/${evicted}/eviction${query ?? ''}`,
+        collection,
+        body,
+      }),
+    ),
+  );
+  const bound = 'subresource-binding';
+  const binding = (target: JsonValue, extra: JsonObject = {}): JsonObject => ({
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: bound },
+    target,
+    ...extra,
+  });
+  const node = { kind: 'Node', name: 'fixture' };
+  const bindings: [string, JsonValue, string?][] = [
+    ['kind-other', { ...binding(node), kind: 'Foo' }],
+    ['apiversion-apps-v1', { ...binding(node), apiVersion: 'apps/v1' }],
+    ['namespace-other', binding(node, { metadata: { name: bound, namespace: 'other' } })],
+    ['target-string', binding('fixture')],
+    ['target-kind-pod', binding({ kind: 'Pod', name: 'fixture' })],
+    ['target-kind-lower-case', binding({ kind: 'node', name: 'fixture' })],
+    ['target-name-missing', binding({ kind: 'Node' })],
+    ['valid', binding(node), '?dryRun=All'],
+  ];
+  cases.push(
+    subresourceCase('binding/create-pod', {
+      method: 'POST',
+      path: pods,
+      collection,
+      body: validObject(podType, bound),
+    }),
+    ...bindings.map(([label, body, query]) =>
+      subresourceCase(`binding/${label}`, {
+        method: 'POST',
+        path: `${pods}/${bound}/binding${query ?? ''}`,
+        collection,
+        body,
+      }),
+    ),
+  );
+  return cases;
+}
+
+/**
+ * HEAD: the reference routes it to no resource path, object, collection or subresource alike
+ * (405), but for the proxies. A HEAD answer has no body, so no Status is looked for.
+ */
+function headCases(): CorpusCase[] {
+  const paths: [string, string, string][] = [
+    ['collection', '/api/v1/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['all-namespaces', '/api/v1/configmaps', '/api/v1/configmaps'],
+    ['object', '/api/v1/namespaces/corpus/pods/fixture', '/api/v1/pods'],
+    ['watch', '/api/v1/watch/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['pods/status', '/api/v1/namespaces/corpus/pods/fixture/status', '/api/v1/pods'],
+    ['pods/log', '/api/v1/namespaces/corpus/pods/fixture/log', '/api/v1/pods'],
+    ['pods/exec', '/api/v1/namespaces/corpus/pods/fixture/exec?command=ls', '/api/v1/pods'],
+    ['pods/ephemeralcontainers', '/api/v1/namespaces/corpus/pods/fixture/ephemeralcontainers', '/api/v1/pods'],
+    ['deployments/scale', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale', '/apis/apps/v1/deployments'],
+    ['nodes/status', '/api/v1/nodes/fixture/status', '/api/v1/nodes'],
+    ['namespaces/status', '/api/v1/namespaces/corpus/status', '/api/v1/namespaces'],
+  ];
+  return paths.map(([label, path, collection]) => ({
+    ...subresourceCase(`head/${label}`, { method: 'HEAD', path, collection }),
+    plainAnswer: true as const,
+  }));
+}
+
+/** A Scale is read as its parent is: at the resourceVersion the GET asks for, which must be one. */
+function scaleGetCases(): CorpusCase[] {
+  return ['abc', '-1', '1.5', '0', ''].map((resourceVersion) =>
+    subresourceCase(`scale-get/resourceVersion=${resourceVersion}`, {
+      method: 'GET',
+      path: `/apis/apps/v1/namespaces/corpus/deployments/fixture/scale?resourceVersion=${resourceVersion}`,
+      collection: '/apis/apps/v1/deployments',
+    }),
+  );
+}
+
+/**
+ * serviceaccounts/token: a null spec is the empty one; a pod bound to is checked for the service
+ * account it runs as before the uid it has.
+ */
+function tokenRequestCases(): CorpusCase[] {
+  const accounts = '/api/v1/namespaces/corpus/serviceaccounts';
+  const collection = '/api/v1/serviceaccounts';
+  const token = `${accounts}/subresource-token/token`;
+  const request = (spec: JsonValue): JsonObject => ({
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec,
+  });
+  const bound = (kind: string, name: string): JsonObject =>
+    request({ audiences: [], boundObjectRef: { apiVersion: 'v1', kind, name, uid: 'other' } });
+  const requests: [string, JsonValue][] = [
+    ['spec-null', request(null)],
+    ['bound-pod-of-another-account-uid-other', bound('Pod', 'fixture')],
+    ['bound-node-uid-other', bound('Node', 'fixture')],
+  ];
+  return [
+    subresourceCase('token/create-account', {
+      method: 'POST',
+      path: accounts,
+      collection,
+      body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'subresource-token' } },
+    }),
+    ...requests.map(([label, body]) =>
+      subresourceCase(`token/${label}`, { method: 'POST', path: token, collection, body }),
+    ),
+  ];
+}
+
+function subresourceCases(): CorpusCase[] {
+  return [
+    ...scaleCases(),
+    ...strategicTypeMetaCases(),
+    ...evictionAndBindingCases(),
+    ...headCases(),
+    ...scaleGetCases(),
+    ...tokenRequestCases(),
+  ];
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1925,6 +2261,7 @@ export function corpusCases(): CorpusCase[] {
     ...customResourceCases(),
     ...customResourceDefinitionCases(),
     ...patchFormCases(),
+    ...subresourceCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

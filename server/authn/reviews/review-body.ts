@@ -23,6 +23,8 @@ export function reviewBody(
       `the object provided is unrecognized (must be of type ${expected.kind}): ${String(kind)} ${String(apiVersion)}`,
     );
   }
+  // Go decodes a null spec as the zero spec: as if it were left out.
+  if ((object as Record<string, unknown>).spec === null) delete object.spec;
   if (
     object.spec !== undefined &&
     (typeof object.spec !== 'object' || object.spec === null || Array.isArray(object.spec))

@@ -197,30 +197,34 @@ async function boundObjects(
   const fetch = async (resource: 'pods' | 'secrets' | 'nodes', namespace: string) => {
     const object = await lookup(resource, namespace, name);
     if (object === undefined) throw notFound({ group: '', resource }, name);
-    const uid = String(object.metadata.uid ?? '');
-    if (ref.uid && ref.uid !== uid) {
+    return { object, ref: { name, uid: String(object.metadata.uid ?? '') } };
+  };
+  // The reference compares the uid last, once the kind's own checks passed.
+  const checked = (found: ObjectRef): ObjectRef => {
+    if (ref.uid && ref.uid !== found.uid) {
       throw conflict(
         { group, resource: ref.kind ?? '' },
         name,
         `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
       );
     }
-    return { object, ref: { name, uid } };
+    return found;
   };
   if (group === '' && ref.kind === 'Pod') {
-    const { object, ref: pod } = await fetch('pods', input.namespace);
+    const { object, ref: found } = await fetch('pods', input.namespace);
     const spec = (object.spec ?? {}) as { serviceAccountName?: string; nodeName?: string };
     if (spec.serviceAccountName !== input.name) {
       throw badRequest(
         `cannot bind token for serviceaccount ${goQuote(input.name)} to pod running with different serviceaccount name.`,
       );
     }
+    const pod = checked(found);
     // The pod's node goes into the token when it is known; a node that is gone is simply left out.
     const node = spec.nodeName ? await lookup('nodes', '', spec.nodeName) : undefined;
     return node ? { pod, node: { name: spec.nodeName ?? '', uid: String(node.metadata.uid ?? '') } } : { pod };
   }
-  if (group === '' && ref.kind === 'Secret') return { secret: (await fetch('secrets', input.namespace)).ref };
-  if (group === '' && ref.kind === 'Node') return { node: (await fetch('nodes', '')).ref };
+  if (group === '' && ref.kind === 'Secret') return { secret: checked((await fetch('secrets', input.namespace)).ref) };
+  if (group === '' && ref.kind === 'Node') return { node: checked((await fetch('nodes', '')).ref) };
   throw badRequest(
     `cannot bind token to object of type ${apiVersion === '' ? '' : `${apiVersion}, `}Kind=${ref.kind ?? ''}`,
   );

@@ -405,6 +405,7 @@ export const coreKinds: readonly ResourceType[] = [
         specReplicasPath: 'spec.replicas',
         statusReplicasPath: 'status.replicas',
         labelSelectorPath: 'spec.selector',
+        labelSelectorIsSet: true,
         checksMetadata: true,
       },
     },

@@ -4,7 +4,7 @@
  * ownership of such writes is tracked on the Scale and mapped back onto the parent's
  * managedFields, as the reference's scale storage does.
  */
-import type { ObjectKey } from '../../../storage/objects/types';
+import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
 import { serverSideApply } from '../../apply/apply';
 import { rootSchemaNode } from '../../apply/schema-node';
 import { managedFieldsAfterUpdate } from '../../fieldmanager/managed-fields';
@@ -44,13 +44,16 @@ export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject
   // Built-in workloads keep their selector in spec.selector (an object); the path names where
   // custom resources keep theirs, so an absent value there falls back to spec.selector.
   const declared = paths.labelSelectorPath ? valueAtPath(parent, paths.labelSelectorPath) : undefined;
-  const selector = declared ?? valueAtPath(parent, 'spec.selector');
+  const found = declared ?? valueAtPath(parent, 'spec.selector');
+  const selector = paths.labelSelectorIsSet ? { matchLabels: found } : found;
   const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
+  const specReplicas = (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name, ...(namespace ? { namespace } : {}), uid, resourceVersion, creationTimestamp },
-    spec: { replicas: (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0 },
+    // Go leaves out spec.replicas when it is 0 (omitempty), and a JSON patch sees it so.
+    spec: specReplicas === 0 ? {} : { replicas: specReplicas },
     status: {
       replicas: (valueAtPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
       ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
@@ -113,7 +116,7 @@ export type ScaleChange =
     }
   | { readonly kind: 'apply'; readonly config: Record<string, unknown>; readonly force: boolean };
 
-const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
+export const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 /** A Scale's metadata as the reference's ValidateScale checks it: a namespaced object named by a DNS subdomain. */
 const SCALE_METADATA_RULES: ObjectMetaRules = { namespaced: true, validateName: nameIsDNSSubdomain };
 
@@ -162,6 +165,8 @@ function changedScale(
 
 export interface ScaleUpdateRequest extends WriteRequest {
   readonly key: ObjectKey;
+  /** A PUT's Scale's uid: the parent's must be it. */
+  readonly preconditions?: Preconditions;
   readonly paths: ScaleSubresource;
   readonly change: ScaleChange;
   readonly manager: string;
@@ -181,7 +186,10 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
       const parent = current!;
       const parentEntries = parent.metadata.managedFields as ManagedFieldsEntry[] | undefined;
       const before = scaleOf(parent, paths);
-      before.metadata.managedFields = toScaleManagedFields(parentEntries, mapping);
+      // A Scale whose parent has no replicas owner has no managedFields at all (a patch shows it
+      // so, and an apply then meets the reference's before-first-apply owner).
+      const scaleEntries = toScaleManagedFields(parentEntries, mapping);
+      if (scaleEntries.length > 0) before.metadata.managedFields = scaleEntries;
       const scale = changedScale(scope, { current: before, change, manager: write.manager });
       // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
       // update precondition, as the reference's scale storage makes it.

@@ -13,7 +13,7 @@
  * Failures are worded as the library words them, since clients print them.
  */
 import { goQuote } from '../../api/go-quote';
-import { isObject } from '../json/value';
+import { copyJson, isObject } from '../json/value';
 
 /** One operation as sent: the library reads each member only when the operation needs it. */
 export type Operation = Readonly<Record<string, unknown>>;
@@ -187,7 +187,7 @@ function equal(a: unknown, b: unknown): boolean {
 
 /** A value the patch puts in the document: a copy, so that later operations never change the patch itself. */
 function inserted(value: unknown): unknown {
-  return value === undefined ? null : structuredClone(value);
+  return value === undefined ? null : copyJson(value);
 }
 
 interface PatchState {
@@ -300,7 +300,7 @@ function applyOperation(state: PatchState, operation: Operation): void {
           );
       }
       within('error while adding value during copy', () =>
-        add(target.container, target.key, copied === undefined ? null : structuredClone(copied)),
+        add(target.container, target.key, copied === undefined ? null : copyJson(copied)),
       );
       return;
     }
@@ -311,7 +311,7 @@ function applyOperation(state: PatchState, operation: Operation): void {
 
 /** Applies to a copy, operation by operation, stopping at the first failure; the input document is not changed. */
 export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
-  const state: PatchState = { root: structuredClone(document) as Container, copiedBytes: 0 };
+  const state: PatchState = { root: copyJson(document) as Container, copiedBytes: 0 };
   for (const operation of patch) applyOperation(state, operation);
   return state.root;
 }

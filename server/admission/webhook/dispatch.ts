@@ -16,7 +16,7 @@
  * other versions the resource is served in, and sees the objects in the version it matched
  * (versions.ts); its patch comes back to the chain's version.
  */
-import { applyPatch, type Operation } from 'fast-json-patch';
+import { applyJsonPatch, parseJsonPatch } from '../../patch/json-patch';
 import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
 import { internalError, badRequest } from '../../status/catalogue';
@@ -155,8 +155,9 @@ async function applyResponsePatch(
   if (attributes.object === undefined || viewed.object === undefined) return false;
   let patched: KubeObject;
   try {
-    const operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as Operation[];
-    patched = applyPatch(structuredClone(viewed.object), operations, true, false).newDocument;
+    // The reference applies a webhook's patch with json-patch v4, as it applies a PATCH request's.
+    const operations = parseJsonPatch(Buffer.from(response.patch, 'base64').toString('utf8'));
+    patched = applyJsonPatch(viewed.object, operations) as KubeObject;
   } catch (error) {
     throw internalError(`JSON Patch: ${(error as Error).message}`);
   }

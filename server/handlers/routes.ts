@@ -234,6 +234,19 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     return handlers;
   };
 
+  // What each route produces, built once per type and route kind: the check runs on every request.
+  const produced = new WeakMap<ResourceType, Map<string, readonly string[] | undefined>>();
+  const routeProducesOf = (type: ResourceType, info: RequestInfo): readonly string[] | undefined => {
+    let byRoute = produced.get(type);
+    if (byRoute === undefined) {
+      byRoute = new Map();
+      produced.set(type, byRoute);
+    }
+    const key = `${info.subresource}/${info.verb === 'list' || info.verb === 'watch'}`;
+    if (!byRoute.has(key)) byRoute.set(key, routeProduces(type, info, options.representations));
+    return byRoute.get(key);
+  };
+
   return (req: Request, res: Response, next: NextFunction) => {
     const info = req.requestInfo;
     if (!info?.isResourceRequest) return next();
@@ -247,7 +260,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       req.resume();
       return next(methodNotAllowed());
     }
-    const produces = routeProduces(type, info, options.representations);
+    const produces = routeProducesOf(type, info);
     const refusal = produces && restfulRouteRefusal({ method: req.method, accept: req.headers.accept }, { produces });
     if (refusal) {
       req.resume();

@@ -12,7 +12,19 @@ const READ_AS_FIRST_LINE = ['accept', 'accept-encoding', 'if-none-match'] as con
 
 export function keepFirstHeaderLines(request: IncomingMessage): void {
   for (const name of READ_AS_FIRST_LINE) {
-    const lines = request.headersDistinct[name];
-    if (lines !== undefined && lines.length > 1) request.headers[name] = lines[0];
+    const value = request.headers[name];
+    // Joined lines have a comma between them; one line without a comma is all there is. (The
+    // raw lines are looked at only then: this runs for every request.)
+    if (typeof value !== 'string' || !value.includes(',')) continue;
+    const first = firstLineOf(request.rawHeaders, name);
+    if (first !== undefined && first !== value) request.headers[name] = first;
   }
+}
+
+/** The first line's value of a header in Node's flat list of names and values. */
+function firstLineOf(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index].toLowerCase() === name) return rawHeaders[index + 1];
+  }
+  return undefined;
 }

@@ -51,6 +51,7 @@ import {
   isValidPortName,
   isValidPortNum,
 } from './names';
+import { allocatedResourcesStatusErrors, noAllocatedResourcesStatusErrors } from './allocated-resources-status';
 import {
   containerStateTransitionErrors,
   ephemeralContainerStateTransitionErrors,
@@ -191,6 +192,20 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
     ),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
     ...containerStatusUsersErrors(pod),
+    ...podAllocatedResourcesStatusErrors(pod),
+  ];
+}
+
+function podAllocatedResourcesStatusErrors(pod: KubeObject): FieldError[] {
+  type Statuses = Parameters<typeof allocatedResourcesStatusErrors>[0];
+  type Containers = Parameters<typeof allocatedResourcesStatusErrors>[2];
+  const status = field<Record<string, Statuses>>(pod, 'status') ?? {};
+  const spec = field<Record<string, Containers>>(pod, 'spec') ?? {};
+  const at = (list: string) => FieldPath.root('status', list);
+  return [
+    ...allocatedResourcesStatusErrors(status.containerStatuses, at('containerStatuses'), spec.containers),
+    ...allocatedResourcesStatusErrors(status.initContainerStatuses, at('initContainerStatuses'), spec.initContainers),
+    ...noAllocatedResourcesStatusErrors(status.ephemeralContainerStatuses, at('ephemeralContainerStatuses')),
   ];
 }
 

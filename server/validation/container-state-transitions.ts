@@ -11,9 +11,16 @@ interface ContainerStatus {
   state?: { terminated?: { exitCode?: number } | null } | null;
 }
 
+interface ContainerShape {
+  name?: string;
+  restartPolicy?: string;
+  restartPolicyRules?: { action?: string; exitCodes?: { operator?: string; values?: number[] } }[];
+}
+
 interface SpecShape {
   restartPolicy?: string;
-  initContainers?: { name?: string; restartPolicy?: string }[];
+  containers?: ContainerShape[];
+  initContainers?: ContainerShape[];
 }
 
 const NOT_BACK = 'may not be transitioned to non-terminated state';
@@ -47,8 +54,51 @@ export function containerStateTransitionErrors(
   old: readonly ContainerStatus[] | undefined,
   path: FieldPath,
   spec: SpecShape,
+  options: { readonly containerRestartRules: boolean },
 ): FieldError[] {
+  if (options.containerRestartRules) return perContainerTransitionErrors(next, old, path, spec);
   return transitionErrors(next, old, path, (_status, exitCode) => onFailureExcuses(spec, exitCode));
+}
+
+/**
+ * With ContainerRestartRules, each container's own policy and exit-code rules decide (the
+ * kubelet's ContainerShouldRestart); a status of a container the spec lacks may not leave the
+ * terminated state, and each stored status is reported once at most.
+ */
+function perContainerTransitionErrors(
+  next: readonly ContainerStatus[] | undefined,
+  old: readonly ContainerStatus[] | undefined,
+  path: FieldPath,
+  spec: SpecShape,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  (old ?? []).forEach((before, i) => {
+    const terminated = before.state?.terminated;
+    if (terminated === undefined || terminated === null) return;
+    const after = (next ?? []).find((s) => s.name === before.name && (s.state?.terminated ?? null) === null);
+    if (after === undefined) return;
+    const container = spec.containers?.find((c) => c.name === before.name);
+    if (container === undefined || !containerShouldRestart(container, spec, terminated.exitCode ?? 0))
+      errors.push(forbidden(path.index(i).child('state'), NOT_BACK));
+  });
+  return errors;
+}
+
+/** The first rule whose exit codes match decides when it restarts; else the container's policy, else the pod's. */
+function containerShouldRestart(container: ContainerShape, spec: SpecShape, exitCode: number): boolean {
+  if (container.restartPolicy !== undefined) {
+    const rule = container.restartPolicyRules?.find(({ exitCodes }) => {
+      if (exitCodes === undefined) return false;
+      const listed = (exitCodes.values ?? []).includes(exitCode);
+      return exitCodes.operator === 'In' ? listed : exitCodes.operator === 'NotIn' ? !listed : false;
+    });
+    if (rule?.action === 'Restart') return true;
+    if (container.restartPolicy === 'Always') return true;
+    if (container.restartPolicy === 'OnFailure') return exitCode !== 0;
+    if (container.restartPolicy === 'Never') return false;
+  }
+  if (spec.restartPolicy === 'OnFailure') return exitCode !== 0;
+  return spec.restartPolicy !== 'Never';
 }
 
 /** A restartable (sidecar) init container restarts whatever the pod's policy. */

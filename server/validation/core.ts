@@ -178,7 +178,7 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
       field<PodStatusShape>(pod, 'status')?.qosClass ?? '',
       field<PodStatusShape>(old, 'status')?.qosClass ?? '',
     ),
-    ...podContainerStateTransitionErrors(pod, old),
+    ...podContainerStateTransitionErrors(pod, old, context),
     ...podResourceClaimStatusErrors(
       field<{ resourceClaimStatuses?: PodResourceClaimStatus[] }>(pod, 'status')?.resourceClaimStatuses,
       field<PodSpecShape>(pod, 'spec')?.resourceClaims,
@@ -237,7 +237,7 @@ function podConditionErrors(conditions: PodStatusShape['conditions']): FieldErro
 }
 
 /** Statuses are judged against the stored spec's restart policy, as the reference does. */
-function podContainerStateTransitionErrors(pod: KubeObject, old: KubeObject): FieldError[] {
+function podContainerStateTransitionErrors(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   type Statuses = Parameters<typeof containerStateTransitionErrors>[0];
   const lists = (object: KubeObject) =>
     field<Record<string, Statuses>>(object, 'status') ?? ({} as Record<string, Statuses>);
@@ -245,7 +245,9 @@ function podContainerStateTransitionErrors(pod: KubeObject, old: KubeObject): Fi
   const spec = field<Parameters<typeof containerStateTransitionErrors>[3]>(old, 'spec') ?? {};
   const at = (list: string) => FieldPath.root('status', list);
   return [
-    ...containerStateTransitionErrors(next.containerStatuses, before.containerStatuses, at('containerStatuses'), spec),
+    ...containerStateTransitionErrors(next.containerStatuses, before.containerStatuses, at('containerStatuses'), spec, {
+      containerRestartRules: context.featureEnabled('ContainerRestartRules'),
+    }),
     ...initContainerStateTransitionErrors(
       next.initContainerStatuses,
       before.initContainerStatuses,

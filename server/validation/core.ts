@@ -43,7 +43,20 @@ import {
   type DeclarativeFieldError,
 } from './declarative-validation';
 import { replicationControllerDeclarativeErrors } from './declarative-rules';
-import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
+import {
+  isConfigMapKey,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidPortName,
+  isValidPortNum,
+} from './names';
+import { allocatedResourcesStatusErrors, noAllocatedResourcesStatusErrors } from './allocated-resources-status';
+import {
+  containerStateTransitionErrors,
+  ephemeralContainerStateTransitionErrors,
+  initContainerStateTransitionErrors,
+} from './container-state-transitions';
 import {
   validateEnum,
   validateFinalizerName,
@@ -154,7 +167,18 @@ function containerStatusUsersErrors(pod: KubeObject): FieldError[] {
 export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   return [
     ...podAnnotationUpdateErrors(pod, old, podValidationOptions(context.featureEnabled, old)),
+    ...podConditionErrors(field<PodStatusShape>(pod, 'status')?.conditions),
     ...validateNominatedNodeName(pod, old, context),
+    ...validateNonnegativeInteger(
+      field<PodStatusShape>(pod, 'status')?.observedGeneration,
+      FieldPath.root('status', 'observedGeneration'),
+    ),
+    ...immutable(
+      FieldPath.root('status', 'qosClass'),
+      field<PodStatusShape>(pod, 'status')?.qosClass ?? '',
+      field<PodStatusShape>(old, 'status')?.qosClass ?? '',
+    ),
+    ...podContainerStateTransitionErrors(pod, old, context),
     ...podResourceClaimStatusErrors(
       field<{ resourceClaimStatuses?: PodResourceClaimStatus[] }>(pod, 'status')?.resourceClaimStatuses,
       field<PodSpecShape>(pod, 'spec')?.resourceClaims,
@@ -168,6 +192,73 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
     ),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
     ...containerStatusUsersErrors(pod),
+    ...podAllocatedResourcesStatusErrors(pod),
+  ];
+}
+
+function podAllocatedResourcesStatusErrors(pod: KubeObject): FieldError[] {
+  type Statuses = Parameters<typeof allocatedResourcesStatusErrors>[0];
+  type Containers = Parameters<typeof allocatedResourcesStatusErrors>[2];
+  const status = field<Record<string, Statuses>>(pod, 'status') ?? {};
+  const spec = field<Record<string, Containers>>(pod, 'spec') ?? {};
+  const at = (list: string) => FieldPath.root('status', list);
+  return [
+    ...allocatedResourcesStatusErrors(status.containerStatuses, at('containerStatuses'), spec.containers),
+    ...allocatedResourcesStatusErrors(status.initContainerStatuses, at('initContainerStatuses'), spec.initContainers),
+    ...noAllocatedResourcesStatusErrors(status.ephemeralContainerStatuses, at('ephemeralContainerStatuses')),
+  ];
+}
+
+interface PodStatusShape {
+  conditions?: { type?: string; observedGeneration?: number }[];
+  observedGeneration?: number;
+  qosClass?: string;
+}
+
+function validateNonnegativeInteger(value: number | undefined, path: FieldPath): FieldError[] {
+  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be a non-negative integer')] : [];
+}
+
+/** The conditions the system sets are known; any other type is a qualified name, under the reference's `Type`. */
+const SYSTEM_POD_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'Ready', 'Initialized']);
+
+function podConditionErrors(conditions: PodStatusShape['conditions']): FieldError[] {
+  const path = FieldPath.root('status', 'conditions');
+  return (conditions ?? []).flatMap((condition, i) => {
+    const at = path.index(i);
+    const type = condition.type ?? '';
+    return [
+      ...validateNonnegativeInteger(condition.observedGeneration, at.child('observedGeneration')),
+      ...(SYSTEM_POD_CONDITIONS.has(type)
+        ? []
+        : isQualifiedName(type).map((message) => invalid(at.child('Type'), type, message))),
+    ];
+  });
+}
+
+/** Statuses are judged against the stored spec's restart policy, as the reference does. */
+function podContainerStateTransitionErrors(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  type Statuses = Parameters<typeof containerStateTransitionErrors>[0];
+  const lists = (object: KubeObject) =>
+    field<Record<string, Statuses>>(object, 'status') ?? ({} as Record<string, Statuses>);
+  const [next, before] = [lists(pod), lists(old)];
+  const spec = field<Parameters<typeof containerStateTransitionErrors>[3]>(old, 'spec') ?? {};
+  const at = (list: string) => FieldPath.root('status', list);
+  return [
+    ...containerStateTransitionErrors(next.containerStatuses, before.containerStatuses, at('containerStatuses'), spec, {
+      containerRestartRules: context.featureEnabled('ContainerRestartRules'),
+    }),
+    ...initContainerStateTransitionErrors(
+      next.initContainerStatuses,
+      before.initContainerStatuses,
+      at('initContainerStatuses'),
+      spec,
+    ),
+    ...ephemeralContainerStateTransitionErrors(
+      next.ephemeralContainerStatuses,
+      before.ephemeralContainerStatuses,
+      at('ephemeralContainerStatuses'),
+    ),
   ];
 }
 

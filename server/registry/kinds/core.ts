@@ -93,6 +93,17 @@ function podDeletionGracePeriod(pod: KubeObject, requested: number | undefined):
   return requested ?? spec.terminationGracePeriodSeconds ?? 0;
 }
 
+/**
+ * The QoS class is set at creation and may not change; old kubelets dropped it from the status
+ * of a pod they rejected, so a status write without one keeps the stored one.
+ */
+function backfillQOSClass(pod: KubeObject, old: KubeObject): void {
+  const stored = (old.status as Record<string, unknown> | undefined)?.qosClass;
+  if (stored === undefined || stored === '') return;
+  const status = (pod.status ??= {}) as Record<string, unknown>;
+  if ((status.qosClass ?? '') === '') status.qosClass = stored;
+}
+
 export const EVENT_FIELDS: SelectableFields = {
   ...selectable(
     'involvedObject.kind',
@@ -171,6 +182,7 @@ export const coreKinds: readonly ResourceType[] = [
       },
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
+      prepareForStatusUpdate: backfillQOSClass,
       dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,

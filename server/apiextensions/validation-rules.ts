@@ -209,18 +209,18 @@ function nodeRuleErrors(
         : inEnvironment('new')[index];
     const at = path.child('x-kubernetes-validations').index(index);
     const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
-    // A rule's cost counts once per value it may run on; its message's, once.
-    if (compiled.program !== undefined) {
-      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
+    const checkCost = (member: 'rule' | 'messageExpression', estimated: number) => {
       if (estimated > STATIC_ESTIMATED_COST_LIMIT)
         errors.push(
           forbidden(
-            at.child('rule'),
-            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+            at.child(member),
+            costExceededMessage(`estimated ${member} cost`, estimated, STATIC_ESTIMATED_COST_LIMIT),
           ),
         );
-      observeCost(cost.total, at.child('rule'), estimated);
-    }
+      observeCost(cost.total, at.child(member), estimated);
+    };
+    // A rule's cost counts once per value it may run on; its message's, once.
+    if (compiled.program !== undefined) checkCost('rule', compiled.program.estimateMaxCost() * cost.cardinality);
     if (compiled.ruleError)
       errors.push({
         type: 'FieldValueInvalid',
@@ -233,17 +233,7 @@ function nodeRuleErrors(
         field: at.child('messageExpression').toString(),
         detail: `Invalid value: ${shownRule(compiled.rule)}: ${message.messageError}`,
       });
-    else if (message.message !== undefined) {
-      const estimated = message.message.estimateMaxCost();
-      if (estimated > STATIC_ESTIMATED_COST_LIMIT)
-        errors.push(
-          forbidden(
-            at.child('messageExpression'),
-            costExceededMessage('estimated messageExpression cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
-          ),
-        );
-      observeCost(cost.total, at.child('messageExpression'), estimated);
-    }
+    else if (message.message !== undefined) checkCost('messageExpression', message.message.estimateMaxCost());
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(
         invalid(

@@ -227,7 +227,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
       stopPretenuring();
       return releaseStartUpMemoryWhenQuiet({ settleMs: SETTLE_AFTER_START_MS });
     })
-    .then(() => releaseAfterLoads());
+    .then((pauseMsPerUsedMiB) => releaseAfterLoads({ pauseMsPerUsedMiB }));
 }
 
 /**

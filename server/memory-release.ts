@@ -83,6 +83,21 @@ const GROWN_YOUNG_GENERATION_BYTES = 8 << 20;
 const SLACK_OLD_GENERATION_BYTES = 32 << 20;
 /** At most one release in this long, so a load that comes and goes costs at most three pauses a minute. */
 const MIN_RELEASE_INTERVAL_MS = 20_000;
+/**
+ * The longest a release may stop the server. "Quiet" is under 5% of a core, which a trickle of
+ * requests still is, and every request that arrives meanwhile waits for the whole collection:
+ * about 120 ms with 10,000 pods stored, 813 ms with 40,000 (the trickle's slowest GET 867 ms).
+ * A heap that large is left to V8's own memory reducer, which marks incrementally: measured,
+ * the slowest GET took 12 ms and the heap came down to the same 144 MB committed within 40 s.
+ */
+const RELEASE_PAUSE_BUDGET_MS = 200;
+/**
+ * Milliseconds a release pauses per MiB of old generation in use, until one has been timed
+ * (then the last one's figure counts). Measured on the project's 2-core test machine: about 2
+ * with 10,000 pods stored, 5.8 with 40,000; 2.5 lets the first release of a 10,000-pod heap run.
+ */
+const ASSUMED_PAUSE_MS_PER_USED_MIB = 2.5;
+const MiB = 1 << 20;
 
 /** The statistics a release is decided on, read from V8 and the process. */
 export interface MemoryProbe {
@@ -116,15 +131,22 @@ export const processMemoryProbe: MemoryProbe = {
 };
 
 /**
- * Whether to give memory back now: the last windows were quiet, a load grew the heap, and no
- * release ran lately. A plain function of what was measured, so the policy is tested apart from
+ * Whether to give memory back now: the last windows were quiet, a load grew the heap, no
+ * release ran lately, and the release would not stop the server for longer than its budget. A plain function of what was measured, so the policy is tested apart from
  * the timer.
  */
 export function shouldRelease(
-  state: { quietWindows: number; msSinceRelease: number; heap: MemoryFigures; slackAfterRelease: number },
+  state: {
+    quietWindows: number;
+    msSinceRelease: number;
+    heap: MemoryFigures;
+    slackAfterRelease: number;
+    pauseMsPerUsedMiB: number;
+  },
   minReleaseIntervalMs = MIN_RELEASE_INTERVAL_MS,
 ): boolean {
   if (state.quietWindows < QUIET_WINDOWS || state.msSinceRelease < minReleaseIntervalMs) return false;
+  if (predictedReleasePauseMs(state.heap, state.pauseMsPerUsedMiB) > RELEASE_PAUSE_BUDGET_MS) return false;
   return (
     state.heap.youngCommitted > GROWN_YOUNG_GENERATION_BYTES ||
     oldSlack(state.heap) > state.slackAfterRelease + SLACK_OLD_GENERATION_BYTES
@@ -135,17 +157,37 @@ function oldSlack(heap: MemoryFigures): number {
   return heap.oldCommitted - heap.oldUsed;
 }
 
+/** How long a release would stop the server, from the old generation in use and the last release's pace. */
+export function predictedReleasePauseMs(heap: MemoryFigures, pauseMsPerUsedMiB: number): number {
+  return (heap.oldUsed / MiB) * pauseMsPerUsedMiB;
+}
+
+/** Below this much in use a release's time is mostly its fixed cost, and says little of its pace. */
+const PACE_MEASURED_FROM_BYTES = 32 * MiB;
+
+/**
+ * Runs a release and times it: its pace per MiB in use for the next prediction, or `previous`
+ * when the heap was too small to tell.
+ */
+function timedRelease(release: () => void, heapBefore: MemoryFigures, previous: number): number {
+  const began = performance.now();
+  release();
+  const pauseMs = performance.now() - began;
+  return heapBefore.oldUsed < PACE_MEASURED_FROM_BYTES ? previous : pauseMs / (heapBefore.oldUsed / MiB);
+}
+
 /**
  * Gives start-up's memory back (releaseStartUpMemory) at the first quiet window once `settleMs`
- * have passed, then resolves; a server under load from its start keeps it until the load ends.
- * The timers do not keep the process alive.
+ * have passed, unless that would stop the server past the budget (a start on a large store),
+ * then resolves with the release's pace for later predictions; a server under load from its
+ * start keeps the memory until the load ends. The timers do not keep the process alive.
  */
 export function releaseStartUpMemoryWhenQuiet(options: {
   settleMs: number;
   probe?: MemoryProbe;
   release?: () => void;
   windowMs?: number;
-}): Promise<void> {
+}): Promise<number> {
   const probe = options.probe ?? processMemoryProbe;
   const release = options.release ?? releaseStartUpMemory;
   const windowMs = options.windowMs ?? START_UP_QUIET_WINDOW_MS;
@@ -158,8 +200,11 @@ export function releaseStartUpMemoryWhenQuiet(options: {
         lastCpu = cpu;
         if (!quiet) return;
         clearInterval(timer);
-        release();
-        resolve();
+        const heap = probe.heap();
+        const withinBudget = predictedReleasePauseMs(heap, ASSUMED_PAUSE_MS_PER_USED_MIB) <= RELEASE_PAUSE_BUDGET_MS;
+        resolve(
+          withinBudget ? timedRelease(release, heap, ASSUMED_PAUSE_MS_PER_USED_MIB) : ASSUMED_PAUSE_MS_PER_USED_MIB,
+        );
       }, windowMs);
       timer.unref();
     }, options.settleMs).unref();
@@ -171,7 +216,14 @@ export function releaseStartUpMemoryWhenQuiet(options: {
  * timer does not keep the process alive.
  */
 export function releaseAfterLoads(
-  options: { probe?: MemoryProbe; release?: () => void; intervalMs?: number; minReleaseIntervalMs?: number } = {},
+  options: {
+    probe?: MemoryProbe;
+    release?: () => void;
+    intervalMs?: number;
+    minReleaseIntervalMs?: number;
+    /** The pace of the last release timed (start-up's), for predicting the next one's pause. */
+    pauseMsPerUsedMiB?: number;
+  } = {},
 ): { stop(): void } {
   const probe = options.probe ?? processMemoryProbe;
   const release = options.release ?? collectReducingMemory;
@@ -181,6 +233,7 @@ export function releaseAfterLoads(
   // Start-up's release has just run.
   let lastReleaseAt = performance.now();
   let slackAfterRelease = oldSlack(probe.heap());
+  let pauseMsPerUsedMiB = options.pauseMsPerUsedMiB ?? ASSUMED_PAUSE_MS_PER_USED_MIB;
   const timer = setInterval(() => {
     const cpu = probe.cpuMicros();
     quietWindows = quietWindow(cpu - lastCpu, intervalMs) ? quietWindows + 1 : 0;
@@ -190,9 +243,10 @@ export function releaseAfterLoads(
       msSinceRelease: performance.now() - lastReleaseAt,
       heap: probe.heap(),
       slackAfterRelease,
+      pauseMsPerUsedMiB,
     };
     if (!shouldRelease(state, options.minReleaseIntervalMs)) return;
-    release();
+    pauseMsPerUsedMiB = timedRelease(release, state.heap, pauseMsPerUsedMiB);
     lastReleaseAt = performance.now();
     slackAfterRelease = oldSlack(probe.heap());
     quietWindows = 0;

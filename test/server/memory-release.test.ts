@@ -106,8 +106,18 @@ describe('shouldRelease', () => {
       { quietWindows: 10, msSinceRelease: 600_000, heap: fragmented, slackAfterRelease: 90 * MiB },
       false,
     ],
+    [
+      'a grown heap whose release would stop the server for 300 ms',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 300 * MiB } },
+      false,
+    ],
+    [
+      'the same heap at a pace that keeps the release within 200 ms',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 300 * MiB }, pauseMsPerUsedMiB: 0.6 },
+      true,
+    ],
   ])('%s', (_case, state, expected) => {
-    expect(shouldRelease({ slackAfterRelease: 0, ...state })).toBe(expected);
+    expect(shouldRelease({ slackAfterRelease: 0, pauseMsPerUsedMiB: 1, ...state })).toBe(expected);
   });
 });
 
@@ -170,6 +180,61 @@ describe('releaseStartUpMemoryWhenQuiet', () => {
     busy = false;
     await done;
     expect(released).toBe(true);
+  });
+});
+
+/** A release that keeps the thread busy for `ms`, as a collection stops it. */
+function busyRelease(ms: number, onRelease: () => void = () => {}): () => void {
+  return () => {
+    onRelease();
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+}
+
+describe('the pause budget', () => {
+  const MiB = 1 << 20;
+
+  it('skips start-up release of a heap too large to collect within 200 ms, at the assumed pace', async () => {
+    let released = false;
+    const pace = await releaseStartUpMemoryWhenQuiet({
+      settleMs: 0,
+      windowMs: 20,
+      probe: scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 500 * MiB, oldUsed: 400 * MiB }),
+      release: () => (released = true),
+    });
+    expect(released).toBe(false);
+    expect(pace).toBe(2.5);
+  });
+
+  it("times start-up's release of a heap large enough to tell its pace", async () => {
+    const pace = await releaseStartUpMemoryWhenQuiet({
+      settleMs: 0,
+      windowMs: 20,
+      probe: scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 64 * MiB, oldUsed: 40 * MiB }),
+      release: busyRelease(200),
+    });
+    // 200 ms for 40 MiB (more if the machine is busy, never less), where 2.5 was assumed.
+    expect(pace).toBeGreaterThanOrEqual(5);
+  });
+
+  it('releases a load whose heap fits the budget at the pace it was given, and learns the pace from it', async () => {
+    const releasedAt: number[] = [];
+    // 150 MiB at 1 ms each fits; a release then measured at 4 ms per MiB (600 ms) does not again.
+    const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 160 * MiB, oldUsed: 150 * MiB });
+    const watch = releaseAfterLoads({
+      probe,
+      release: busyRelease(600, () => releasedAt.push(probe.windows())),
+      intervalMs: 20,
+      minReleaseIntervalMs: 0,
+      pauseMsPerUsedMiB: 1,
+    });
+    try {
+      await until(() => probe.windows() >= 1 + 2 + 12);
+    } finally {
+      watch.stop();
+    }
+    expect(releasedAt).toEqual([1 + 2]);
   });
 });
 

@@ -22,7 +22,7 @@ const TIMESTAMP =
 /** yaml.v2's isBase60Float: YAML 1.1 sexagesimal numbers, which its encoder quotes. */
 const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 
-function isTimestamp(text: string): boolean {
+export function isTimestamp(text: string): boolean {
   const match = TIMESTAMP.exec(text);
   if (match === null) return false;
   const [month, day] = [Number(match[2]), Number(match[3])];

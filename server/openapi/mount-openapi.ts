@@ -1,12 +1,14 @@
 /**
  * HTTP handlers for `/openapi/v3`, `/openapi/v3/api/<v>`, `/openapi/v3/apis/<g>/<v>` and
- * `/openapi/v2` (JSON, and the gnostic protobuf form kubectl and client-go ask for).
+ * `/openapi/v2` (JSON, and the gnostic protobuf forms kubectl and client-go ask for).
  *
  * Documents are built at first request (not at start: start time is a feature), encoded once,
  * and rebuilt when the registry's set of types changes. As the reference does, each document is
  * served with an `ETag` of its content hash (uppercase hex SHA-512) and 304 on `If-None-Match`;
  * a v3 document requested with the right `?hash=` is immutable and cacheable for a year, and a
- * stale `?hash=` is redirected to the current one.
+ * stale `?hash=` is redirected to the current one. A v3 document's protobuf form, like the
+ * reference's, is made from its JSON at the first request for it, carries the JSON's ETag, and
+ * is kept as long as that JSON is.
  */
 import { createHash } from 'node:crypto';
 import type { IRouter, Request, Response } from 'express';
@@ -19,6 +21,7 @@ import { schemaData } from '../schema/definitions';
 import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
 import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
+import { encodeOpenAPIV3Protobuf, OPENAPI_V3_PROTOBUF_SUBTYPES, OPENAPI_V3_PROTOBUF_TYPE } from './openapi-v3-protobuf';
 import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
 import { withoutEnums } from './openapi-enums';
 import { describedDefinitions } from './described-definitions';
@@ -120,6 +123,17 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
       ),
     extensionsRevision,
   );
+  // Each v3 document's protobuf form, by its JSON form (own or an extension's): it goes with it.
+  const v3Protobufs = new WeakMap<EncodedDocument, EncodedDocument>();
+  const v3Protobuf = (json: EncodedDocument): EncodedDocument => {
+    let protobuf = v3Protobufs.get(json);
+    if (protobuf === undefined) {
+      // Read back from the JSON rather than kept as objects: only protobuf clients pay for it.
+      protobuf = { body: encodeOpenAPIV3Protobuf(JSON.parse(json.body.toString('utf8')) as object), hash: json.hash };
+      v3Protobufs.set(json, protobuf);
+    }
+    return protobuf;
+  };
   const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()), extensionsRevision);
   // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
   const v2Protobuf = memoizeOnRegistry(
@@ -143,21 +157,32 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     version: string,
     next: () => void,
   ) => {
-    const document = v3Document(group, version) ?? extensions?.v3Documents().get(openAPIV3PathKey({ group, version }));
-    if (!document) return next();
-    if (!acceptsJson(request)) return sendNotAcceptable(response);
+    const json = v3Document(group, version) ?? extensions?.v3Documents().get(openAPIV3PathKey({ group, version }));
+    if (!json) return next();
+    const form = openAPIV3Form(request);
+    // No clause at all (`Accept: ,`): kube-openapi returns before writing, and the reference's
+    // timeout filter then sends none of the headers it had set: an empty 200.
+    if (form === 'none') return void response.status(200).end();
+    // Vary: a client must not reuse a cached JSON answer for a protobuf request, or the reverse.
+    response.setHeader('Vary', 'Accept');
+    if (form === undefined) return sendNotAcceptable(response);
+    const [document, contentType] =
+      form === 'protobuf' ? [v3Protobuf(json), OPENAPI_V3_PROTOBUF_TYPE] : [json, JSON_TYPE];
     const requestedHash = typeof request.query.hash === 'string' ? request.query.hash : '';
     if (requestedHash !== '' && requestedHash !== document.hash) {
-      response.redirect(301, `/openapi/v3/${openAPIV3PathKey({ group, version })}?hash=${document.hash}`);
+      // Go's http.Redirect writes no body once a Content-Type is set, as kube-openapi has set it.
+      response.setHeader('Content-Type', contentType);
+      response.setHeader('ETag', `"${document.hash}"`);
+      response.setHeader('Location', `/openapi/v3/${openAPIV3PathKey({ group, version })}?hash=${document.hash}`);
+      response.status(301).end();
       return;
     }
     if (requestedHash !== '') {
-      // Vary: a client must not reuse a cached JSON answer for a protobuf request, or the reverse.
-      response.setHeader('Vary', 'Accept');
       response.setHeader('Cache-Control', 'public, immutable');
-      response.setHeader('Expires', new Date(Date.now() + ONE_YEAR_MS).toUTCString());
+      // Go's RFC1123 layout names the zone (UTC on a server running in it), not GMT.
+      response.setHeader('Expires', new Date(Date.now() + ONE_YEAR_MS).toUTCString().replace(/GMT$/, 'UTC'));
     }
-    sendWithETag(request, response, document);
+    sendWithETag(request, response, document, contentType);
   };
   app.all('/openapi/v3/api/:version', (request, response, next) =>
     serveGroupVersion(request, response, '', String(request.params.version), next),
@@ -191,8 +216,15 @@ function acceptedForm<Form extends string>(
   return undefined;
 }
 
-function acceptsJson(request: Request): boolean {
-  return acceptedForm(request, [{ form: 'json', subtype: 'json' }]) !== undefined;
+const OPENAPI_V3_FORMS = [
+  { form: 'json' as const, subtype: 'json' },
+  ...OPENAPI_V3_PROTOBUF_SUBTYPES.map((subtype) => ({ form: 'protobuf' as const, subtype })),
+];
+
+/** The v3 form asked for; `none` when the Accept header holds no clause the parser keeps. */
+function openAPIV3Form(request: Request): 'json' | 'protobuf' | 'none' | undefined {
+  if (parseAccept(request.headers.accept).length === 0) return 'none';
+  return acceptedForm(request, OPENAPI_V3_FORMS);
 }
 
 const OPENAPI_V2_FORMS = [

@@ -64,7 +64,7 @@ const DIGITS: Readonly<Record<number, RegExp>> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 
 const RADIX_PREFIX: Readonly<Record<number, string>> = { 2: '0b', 8: '0o', 10: '', 16: '0x' };
 
 /** Go's strconv.ParseInt(text, 0, ...) before its range check: sign, base prefix (`0x`, `0o`, `0b`, a leading `0`), digits. */
-function parseGoInteger(text: string): { value: bigint; signed: boolean } | undefined {
+export function parseGoInteger(text: string): { value: bigint; signed: boolean } | undefined {
   const signed = text.startsWith('+') || text.startsWith('-');
   let digits = signed ? text.slice(1) : text;
   let base = 10;

@@ -16,6 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
+import { encodeOpenAPIV3Protobuf } from '../../server/openapi/openapi-v3-protobuf';
 import { startServer, type TestServer } from '../helpers/server';
 import { waitFor as pollUntil } from '../helpers/wait-for';
 
@@ -473,6 +474,14 @@ test("the extension server's OpenAPI is served with capstan's: its v3 document, 
   const document = await server.request('GET', index['apis/metrics.k8s.io/v1beta1'].serverRelativeURL);
   expect(document.status).toBe(200);
   expect(document.json()).toEqual(OPENAPI_V3);
+  // As the reference's aggregator does, its protobuf form is made from the JSON it fetched.
+  const protobuf = await server.request('GET', '/openapi/v3/apis/metrics.k8s.io/v1beta1', {
+    headers: { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' },
+  });
+  expect(protobuf.status).toBe(200);
+  expect(protobuf.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v3.v1.0+protobuf');
+  expect(protobuf.headers.etag).toBe(document.headers.etag);
+  expect(protobuf.bytes.equals(encodeOpenAPIV3Protobuf(document.json()))).toBe(true);
   const v2 = (await server.request('GET', '/openapi/v2')).json<{
     paths: Record<string, unknown>;
     definitions: Record<string, unknown>;

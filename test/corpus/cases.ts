@@ -1490,6 +1490,49 @@ function customResourceFixtures(): CorpusRequest[] {
 }
 
 /**
+ * OpenAPI v3 group versions asked for in gnostic's protobuf form (kube-openapi's handler3): either
+ * spelling of the type, first among clauses or outweighing JSON, for a built-in group version and
+ * the custom kind's; the v2 type and another case refused; an Accept with no clause an empty 200;
+ * a stale hash redirected whatever the form.
+ */
+function openAPIV3ProtobufCases(): CorpusCase[] {
+  const protobuf = 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf';
+  const paths: [string, string, string?][] = [
+    ['api-v1', '/openapi/v3/api/v1'],
+    ['apps-v1', '/openapi/v3/apis/apps/v1'],
+    ['custom', `/openapi/v3/apis/${CUSTOM_API_VERSION}`, CUSTOM_COLLECTION],
+  ];
+  const accepts: [string, string][] = [
+    ['protobuf', 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf'],
+    ['protobuf-deprecated-spelling', protobuf],
+    ['protobuf-after-html', `text/html, ${protobuf}`],
+    ['protobuf-over-weighted-json', `application/json;q=0.5, ${protobuf}`],
+    ['v2-protobuf', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'],
+    ['protobuf-upper-case', protobuf.toUpperCase()],
+    ['no-clause', ','],
+  ];
+  const read = { collection: '/api/v1/configmaps', plainAnswer: true as const };
+  return paths.flatMap(([label, path, awaitServed]) => [
+    ...accepts.map(([acceptLabel, accept]) => ({
+      id: `parity/openapi-v3-protobuf/${label}/${acceptLabel}`,
+      method: 'GET',
+      path,
+      headers: { accept },
+      ...(awaitServed ? { awaitServed } : {}),
+      ...read,
+    })),
+    {
+      id: `parity/openapi-v3-protobuf/${label}/protobuf-stale-hash`,
+      method: 'GET',
+      path: `${path}?hash=ABC`,
+      headers: { accept: protobuf },
+      ...(awaitServed ? { awaitServed } : {}),
+      ...read,
+    },
+  ]);
+}
+
+/**
  * Custom resource bodies: decoded unstructured, they keep the apiVersion and kind they name (a
  * missing kind or another version is the decoder's 400, another kind the validation's 422) and
  * their metadata is typed alone; then each schema keyword broken.
@@ -2259,6 +2302,7 @@ export function corpusCases(): CorpusCase[] {
     ...parityCases(),
     ...recordedValidationCases(),
     ...customResourceCases(),
+    ...openAPIV3ProtobufCases(),
     ...customResourceDefinitionCases(),
     ...patchFormCases(),
     ...subresourceCases(),

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
 import { openAPIV3Document, openAPIV3PathKey } from '../../../server/openapi/documents';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
+import { encodeOpenAPIV3Protobuf } from '../../../server/openapi/openapi-v3-protobuf';
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 import { builtinRegistry } from '../../../server/builtin-types';
@@ -245,6 +246,56 @@ describe('OpenAPI over HTTP', () => {
 
     expect((await get(url, { 'if-none-match': `"${hash}"` })).status).toBe(304);
     expect((await get('/openapi/v3/apis/nothing/v1')).status).toBe(404);
+  });
+
+  // The answers kube-apiserver 1.34.4 gave for apps/v1 with these Accept headers (the bytes are
+  // compared with the reference's in openapi-v3-protobuf.test.ts).
+  test('v3 in protobuf: negotiated as the reference does, with the JSON form ETag', async () => {
+    const json = await get('/openapi/v3/apis/apps/v1');
+    const etag = json.headers.get('etag') as string;
+    const expected = encodeOpenAPIV3Protobuf(JSON.parse(await json.text()) as object);
+    expect(json.headers.get('vary')).toBe('Accept');
+    for (const accept of [
+      'application/com.github.proto-openapi.spec.v3.v1.0+protobuf',
+      'text/html, application/com.github.proto-openapi.spec.v3@v1.0+protobuf',
+      'application/json;q=0.5, application/com.github.proto-openapi.spec.v3@v1.0+protobuf',
+    ]) {
+      const answer = await get('/openapi/v3/apis/apps/v1', { accept });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v3.v1.0+protobuf');
+      expect(answer.headers.get('etag')).toBe(etag);
+      expect(answer.headers.get('vary')).toBe('Accept');
+      expect(Buffer.from(await answer.arrayBuffer()).equals(expected)).toBe(true);
+    }
+    const protobuf = { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' };
+    const url = (await root())['apis/apps/v1'].serverRelativeURL;
+    const pinned = await get(url, protobuf);
+    expect(pinned.headers.get('cache-control')).toBe('public, immutable');
+    expect(pinned.headers.get('expires')).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} UTC$/);
+    expect((await get(url, { ...protobuf, 'if-none-match': etag })).status).toBe(304);
+    // Go's redirect writes no body once kube-openapi has set the Content-Type.
+    const stale = await get('/openapi/v3/apis/apps/v1?hash=ABC', protobuf);
+    expect(stale.status).toBe(301);
+    expect(stale.headers.get('location')).toBe(url);
+    expect(stale.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v3.v1.0+protobuf');
+    expect(await stale.text()).toBe('');
+
+    for (const accept of [
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+      'APPLICATION/COM.GITHUB.PROTO-OPENAPI.SPEC.V3@V1.0+PROTOBUF',
+    ]) {
+      const refused = await get('/openapi/v3/apis/apps/v1', { accept });
+      expect(refused.status).toBe(406);
+      expect(refused.headers.get('vary')).toBe('Accept');
+    }
+    // No clause the parser keeps: an empty 200 with no headers of the handler's.
+    for (const accept of [',', ';q=1']) {
+      const empty = await get('/openapi/v3/apis/apps/v1', { accept });
+      expect(empty.status).toBe(200);
+      expect(empty.headers.get('vary')).toBeNull();
+      expect(empty.headers.get('etag')).toBeNull();
+      expect(await empty.text()).toBe('');
+    }
   });
 
   test('documents follow the registry: a changed set of types changes the root', async () => {

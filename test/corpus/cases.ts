@@ -1912,6 +1912,63 @@ function patchFormCases(): CorpusCase[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Patch tail: the PATCH differences left after the patch forms
+
+const PATCH_TAIL = 'parity/patch-tail';
+const PATCH_TAIL_DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+
+/**
+ * `$setElementOrder` as the reference's strategic merge library checks it: the directive's key
+ * (its prefix with or without the `/`), the field it names (a list field of a struct, found as
+ * Go finds it, case aside), and the order's items against the list's merge key. The reference
+ * answers most of these with the library's error as a 500, or drops the connection where the
+ * library panics comparing maps; capstan answered 200 to all but the last.
+ */
+function setElementOrderCases(): CorpusCase[] {
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const podSpec = (spec: JsonObject): JsonObject => ({ spec: { template: { spec } } });
+  const patches: [string, JsonObject][] = [
+    ['field-unknown', podSpec({ '$setElementOrder/nope': [{ name: 'a' }] })],
+    ['field-unknown-at-top', { '$setElementOrder/finalizers': ['x.io/a'] }],
+    ['field-path-of-two', { metadata: { '$setElementOrder/finalizers/x': ['x.io/a'] } }],
+    ['field-not-a-list', podSpec({ '$setElementOrder/hostname': [] })],
+    ['parent-a-map', { spec: { template: { metadata: { labels: { '$setElementOrder/x': [] } } } } }],
+    ['prefix-without-slash', { metadata: { $setElementOrderX: ['x.io/a'] } }],
+    ['delete-prefix-without-slash', { metadata: { $deleteFromPrimitiveListX: ['x.io/a'] } }],
+    ['order-item-without-merge-key', podSpec({ '$setElementOrder/containers': [{}] })],
+    ['order-item-scalar-for-maps', podSpec({ '$setElementOrder/containers': ['c'] })],
+    [
+      'order-maps-without-merge-key',
+      podSpec({ '$setElementOrder/tolerations': [{ key: 'k' }], tolerations: [{ key: 'k' }] }),
+    ],
+    ['new-list-empty', { metadata: { '$setElementOrder/ownerReferences': [], ownerReferences: [] } }],
+    ['field-other-case', { metadata: { '$setElementOrder/Finalizers': [] } }],
+  ];
+  return [
+    {
+      id: `${PATCH_TAIL}/create-target`,
+      method: 'POST',
+      path: PATCH_TAIL_DEPLOYMENTS,
+      headers: JSON_TYPE,
+      body: JSON.stringify(validObject(deployment, 'patch-tail')),
+      collection: '/apis/apps/v1/deployments',
+    },
+    ...patches.map(([label, patch]) => ({
+      id: `${PATCH_TAIL}/strategic/set-element-order/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail?dryRun=All`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify(patch),
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
+function patchTailCases(): CorpusCase[] {
+  return [...setElementOrderCases()];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Subresources
 
 const SUBRESOURCE_PREFIX = 'parity/subresource';
@@ -2261,6 +2318,7 @@ export function corpusCases(): CorpusCase[] {
     ...customResourceCases(),
     ...customResourceDefinitionCases(),
     ...patchFormCases(),
+    ...patchTailCases(),
     ...subresourceCases(),
   ];
   const ids = new Set<string>();

@@ -29,7 +29,7 @@ import type { Request } from 'express';
 import type { HandlerScope } from './scope';
 
 export interface PatchType {
-  /** Reads the patch document once, before the object is read (a malformed one is a 400). */
+  /** Reads the patch document once the object is read (a malformed one is a 400). */
   parse(body: Buffer, options: { readonly fieldValidation: FieldValidation }): unknown;
   /** The patched object (a new value); `current` is the object in the request's version. */
   apply(current: KubeObject, patch: unknown): unknown;
@@ -214,6 +214,20 @@ const strategicMergePatch: PatchType = {
   },
   shown: (patch) => goValue(patch),
 };
+
+/**
+ * The patch document, read when first asked for: the reference reads it only once it holds the
+ * object, so a patch of an object that does not exist is a 404 whatever its body. It is read
+ * once, however often the write is retried.
+ */
+export function patchDocumentOf(
+  patchType: PatchType,
+  body: Buffer,
+  options: { readonly fieldValidation: FieldValidation },
+): () => unknown {
+  let read: { readonly document: unknown } | undefined;
+  return () => (read ??= { document: patchType.parse(body, options) }).document;
+}
 
 /** In the order the reference lists accepted types in its 415 message. */
 export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([

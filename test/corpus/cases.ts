@@ -1964,8 +1964,56 @@ function setElementOrderCases(): CorpusCase[] {
   ];
 }
 
+/**
+ * A patch of an object that does not exist: the reference reads the patch document only once
+ * it holds the object, so JSON, merge and strategic patches are a 404 whatever their body (bad
+ * JSON, the wrong shape, too many operations, a bad directive), while an apply reads its body
+ * to create the object. capstan read the body first and answered 400 or 413.
+ */
+function missingObjectPatchCases(): CorpusCase[] {
+  const missing = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-tail-missing`;
+  const tooMany = JSON.stringify(Array.from({ length: 10001 }, () => ({ op: 'test', path: '/a', value: 1 })));
+  const bodies: [string, string, string][] = [
+    ['json/bad-json', 'application/json-patch+json', '['],
+    ['json/not-a-list', 'application/json-patch+json', '{}'],
+    ['json/too-many-operations', 'application/json-patch+json', tooMany],
+    ['json/op-not-a-string', 'application/json-patch+json', '[{"op":1,"path":"/a"}]'],
+    ['json/operation-not-an-object', 'application/json-patch+json', '["x"]'],
+    ['json/too-deep', 'application/json-patch+json', `[${deep(1100)}]`],
+    ['merge/bad-json', 'application/merge-patch+json', '{'],
+    ['merge/not-an-object', 'application/merge-patch+json', '[1]'],
+    ['strategic/bad-json', 'application/strategic-merge-patch+json', '{'],
+    ['strategic/not-an-object', 'application/strategic-merge-patch+json', '[1]'],
+    ['strategic/replace-whole-object', 'application/strategic-merge-patch+json', '{"$patch":"replace"}'],
+    ['apply/bad-yaml', 'application/apply-patch+yaml', '{'],
+  ];
+  const queries = ['', '?fieldValidation=Ignore'];
+  // A Scale's patch is read once its parent is: a 404 for a parent that does not exist.
+  const scaleBodies = bodies.filter(([label]) => label.endsWith('/bad-json') && !label.startsWith('apply'));
+  return [
+    ...queries.flatMap((query) =>
+      bodies.map(([label, contentType, body]) => ({
+        id: `${PATCH_TAIL}/missing/${label}${query}`,
+        method: 'PATCH',
+        path: `${missing}${query}${contentType.includes('apply') ? `${query ? '&' : '?'}fieldManager=corpus` : ''}`,
+        headers: { 'content-type': contentType },
+        body,
+        collection: '/api/v1/configmaps',
+      })),
+    ),
+    ...scaleBodies.map(([label, contentType, body]) => ({
+      id: `${PATCH_TAIL}/missing/scale/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail-missing/scale`,
+      headers: { 'content-type': contentType },
+      body,
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
 function patchTailCases(): CorpusCase[] {
-  return [...setElementOrderCases()];
+  return [...setElementOrderCases(), ...missingObjectPatchCases()];
 }
 
 // ---------------------------------------------------------------------------------------------

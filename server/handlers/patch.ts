@@ -68,7 +68,7 @@ async function patchObject(
     // The patched object keeps the current resourceVersion unless the patch names another: then
     // it is the update's precondition, as for a PUT.
     updatedObject: (current) => {
-      const document = patchDocument();
+      const { document, strictProblems } = patchDocument();
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, document);
       const shownPatch = () => patchType.shown(document, patched);
@@ -76,6 +76,7 @@ async function patchObject(
       const decoded = decodeParsed(scope, {
         value: patched,
         duplicates: NO_REPEATED_KEYS,
+        patchProblems: strictProblems,
         options,
         shownPatch,
         warnings: req.warnings,

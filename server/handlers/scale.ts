@@ -105,13 +105,15 @@ export function scaleWriteHandler(
       const patchDocument = patchDocumentOf(patchType!, await readBody(req), options);
       change = {
         kind: 'patch',
-        shown: (patched) => patchType!.shown(patchDocument(), patched),
+        shown: (patched) => patchType!.shown(patchDocument().document, patched),
         apply: (current) => {
-          const patched = patchType!.apply(current, patchDocument());
-          const shownPatch = () => patchType!.shown(patchDocument(), patched);
+          const { document, strictProblems } = patchDocument();
+          const patched = patchType!.apply(current, document);
+          const shownPatch = () => patchType!.shown(document, patched);
           const { object } = decodeParsedOfKind(expected, {
             value: patched,
             duplicates: NO_REPEATED_KEYS,
+            patchProblems: strictProblems,
             options,
             shownPatch,
           });

@@ -2012,8 +2012,55 @@ function missingObjectPatchCases(): CorpusCase[] {
   ];
 }
 
+/**
+ * Strict decoding of the patch document itself (fieldValidation=Strict): a JSON Patch
+ * operation's members other than op, path, from and value and its repeated members, and a
+ * merge or strategic patch's repeated keys, are a 422 before the result is looked at. capstan
+ * decoded only the result, and took these (200).
+ */
+function strictPatchDocumentCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const patches: [string, string, string][] = [
+    [
+      'json/operation-unknown-member',
+      'application/json-patch+json',
+      '[{"op":"add","path":"/data/k","value":"v","x":1}]',
+    ],
+    [
+      'json/operation-member-other-case',
+      'application/json-patch+json',
+      '[{"op":"add","Op":"add","path":"/data/k","value":"v"}]',
+    ],
+    [
+      'json/operation-repeated-member',
+      'application/json-patch+json',
+      '[{"op":"add","op":"add","path":"/data/k","value":"v"}]',
+    ],
+    ['merge/repeated-key', 'application/merge-patch+json', '{"data":{"k":"1","k":"2"}}'],
+    ['strategic/repeated-key', 'application/strategic-merge-patch+json', '{"data":{"k":"1","k":"2"}}'],
+  ];
+  return [
+    {
+      id: `${PATCH_TAIL}/strict/create-target`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-tail' }, data: { a: '1' } }),
+      collection: '/api/v1/configmaps',
+    },
+    ...patches.map(([label, contentType, body]) => ({
+      id: `${PATCH_TAIL}/strict/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/patch-tail?fieldValidation=Strict`,
+      headers: { 'content-type': contentType },
+      body,
+      collection: '/api/v1/configmaps',
+    })),
+  ];
+}
+
 function patchTailCases(): CorpusCase[] {
-  return [...setElementOrderCases(), ...missingObjectPatchCases()];
+  return [...setElementOrderCases(), ...missingObjectPatchCases(), ...strictPatchDocumentCases()];
 }
 
 // ---------------------------------------------------------------------------------------------

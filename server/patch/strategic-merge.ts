@@ -125,7 +125,11 @@ function kindOf(value: Json): 'map' | 'list' | 'scalar' {
   return Array.isArray(value) ? 'list' : isObject(value) ? 'map' : 'scalar';
 }
 
-/** A value the object did not have: taken as sent, minus nulls and directive-bearing items. */
+/**
+ * A value the object did not have: taken as sent, minus nulls and the maps that carry `$patch`.
+ * Other directive keys ($retainKeys, $setElementOrder/...) stay in it, as the reference's library
+ * leaves them: they then decode as unknown fields, or as a map's keys.
+ */
 function withoutDirectives(value: Json): Json {
   if (Array.isArray(value)) {
     return value.filter((item) => !(isObject(item) && DIRECTIVE in item)).map(withoutDirectives);
@@ -133,7 +137,7 @@ function withoutDirectives(value: Json): Json {
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, member] of Object.entries(value)) {
-    if (member === null || key.startsWith('$')) continue;
+    if (member === null) continue;
     if (isObject(member) && DIRECTIVE in member) continue;
     out[key] = withoutDirectives(member);
   }

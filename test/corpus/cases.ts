@@ -2059,8 +2059,37 @@ function strictPatchDocumentCases(): CorpusCase[] {
   ];
 }
 
+/**
+ * Directive keys in a value the object lacks stay in it, as the reference's library leaves
+ * them: an annotation key (invalid, 422) or, under Strict, an unknown field (422). capstan
+ * dropped them and took the patch.
+ */
+function directiveKeyCases(): CorpusCase[] {
+  const patches: [string, string, JsonObject][] = [
+    ['new-map-keeps-order-key', '', { metadata: { annotations: { '$setElementOrder/x': 'y' } } }],
+    [
+      'new-struct-keeps-retain-keys',
+      '&fieldValidation=Strict',
+      { spec: { template: { spec: { dnsConfig: { $retainKeys: ['options'], options: [{ name: 'a' }] } } } } },
+    ],
+  ];
+  return patches.map(([label, query, patch]) => ({
+    id: `${PATCH_TAIL}/strategic/directive-keys/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail?dryRun=All${query}`,
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify(patch),
+    collection: '/apis/apps/v1/deployments',
+  }));
+}
+
 function patchTailCases(): CorpusCase[] {
-  return [...setElementOrderCases(), ...missingObjectPatchCases(), ...strictPatchDocumentCases()];
+  return [
+    ...setElementOrderCases(),
+    ...directiveKeyCases(),
+    ...missingObjectPatchCases(),
+    ...strictPatchDocumentCases(),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
  * fixture). Its library's 400s are matched as they are; where it passes the library's error
  * through as a 500, capstan answers 400 with the same message; where the library panics (it
  * compares maps as scalars) and the reference drops the connection (recorded as status 0),
- * capstan answers 400. Patches it takes leave lists in the order it gave them.
+ * capstan answers 400. Patches it takes leave lists in the order it gave them. Directive keys
+ * in a value the object lacks (or in a map a `$patch: replace` replaces) stay in it, as the
+ * library leaves them, and are refused as the unknown fields or map keys they then are.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ interface Lists {
 
 interface Case {
   readonly name: string;
+  /** More of the query after `dryRun=All`. */
+  readonly query: string;
   readonly body: string;
   readonly status: number;
   readonly reason: string;
@@ -77,7 +81,7 @@ function expectedOf(c: Case): { status: number; reason?: string; message?: strin
 
 test.each(FIXTURE.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const url = `${api.base}${COLLECTION}/${FIXTURE.object.metadata.name}`;
-  const response = await fetch(`${url}?dryRun=All`, {
+  const response = await fetch(`${url}?dryRun=All${c.query}`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/strategic-merge-patch+json' },
     body: c.body,

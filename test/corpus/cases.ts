@@ -2083,12 +2083,55 @@ function directiveKeyCases(): CorpusCase[] {
   }));
 }
 
+/**
+ * A pod spec's nodeSelector is labels to the reference (ValidateLabels): a key that is no
+ * qualified name or a value that is no label value is a 422, in a Pod and in a template.
+ * capstan did not look at it; the patch probe found it through a strategic patch.
+ */
+function nodeSelectorCases(): CorpusCase[] {
+  const podType = servedTypes().find((t) => t.group === '' && t.resource === 'pods')!;
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const selectors: [string, JsonObject][] = [
+    ['key-with-space', { 'a b': 'x' }],
+    ['key-directive', { $foo: 'x' }],
+    ['value-with-space', { a: 'x y' }],
+  ];
+  return selectors.flatMap(([label, nodeSelector]) => {
+    const pod = validObject(podType, `patch-tail-${label}`);
+    (pod.spec as JsonObject).nodeSelector = nodeSelector;
+    const owner = validObject(deployment, `patch-tail-${label}`);
+    ((owner.spec as JsonObject).template as JsonObject).spec = {
+      ...(((owner.spec as JsonObject).template as JsonObject).spec as JsonObject),
+      nodeSelector,
+    };
+    return [
+      {
+        id: `${PATCH_TAIL}/node-selector/pod/${label}`,
+        method: 'POST',
+        path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+        headers: JSON_TYPE,
+        body: JSON.stringify(pod),
+        collection: '/api/v1/pods',
+      },
+      {
+        id: `${PATCH_TAIL}/node-selector/deployment/${label}`,
+        method: 'POST',
+        path: PATCH_TAIL_DEPLOYMENTS,
+        headers: JSON_TYPE,
+        body: JSON.stringify(owner),
+        collection: '/apis/apps/v1/deployments',
+      },
+    ];
+  });
+}
+
 function patchTailCases(): CorpusCase[] {
   return [
     ...setElementOrderCases(),
     ...directiveKeyCases(),
     ...missingObjectPatchCases(),
     ...strictPatchDocumentCases(),
+    ...nodeSelectorCases(),
   ];
 }
 

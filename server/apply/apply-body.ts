@@ -30,9 +30,11 @@ export interface ApplyBody {
 function asConfiguration(value: unknown, format: 'YAML' | 'CBOR'): Record<string, unknown> {
   // An empty document is an empty configuration, which the type check then rejects.
   if (value === null || value === undefined) return {};
+  // The reference's YAML reader converts to JSON and decodes that, naming both steps.
+  const decoding = format === 'YAML' ? 'error unmarshaling JSON: while decoding JSON: ' : '';
   if (!isObject(value))
     throw badRequest(
-      `error decoding ${format}: json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`,
+      `error decoding ${format}: ${decoding}json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`,
     );
   return value;
 }

@@ -8,7 +8,7 @@
 import { comparePaths, type FieldPath, type PathSet } from '../fieldmanager/path-set';
 import { isObject } from '../json/value';
 import { itemElement } from './list-items';
-import { fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
+import { fieldNode, isPointerField, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
 export function removeReleasedFields(options: {
   /** Changed in place. */
@@ -89,10 +89,6 @@ function wasDroppable(step: Step): boolean {
   // the reference holds by pointer (`status.typeChecking`): its structured merge leaves an
   // emptied map null, which such a field omits, where a struct held by value prints as `{}`.
   return step.schema.node.properties === undefined || isPointerField(step.schema);
-}
-
-function isPointerField(schema: TypedNode): boolean {
-  return (schema.declared as { 'x-capstan-protobuf'?: { pointer?: boolean } })['x-capstan-protobuf']?.pointer === true;
 }
 
 function deleteStep(step: Step): void {

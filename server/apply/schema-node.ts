@@ -16,12 +16,15 @@ export interface TypedNode {
   readonly declared: SchemaNode;
   /** The node with `$ref` followed. */
   readonly node: SchemaNode;
+  /** The definition the node is (`io.k8s.api.core.v1.PodSpec`), when it is one: Go messages name its type. */
+  readonly definition?: string;
 }
 
 export type ListType = 'atomic' | 'set' | 'map';
 
 function typed(definitions: Definitions, declared: SchemaNode): TypedNode {
-  return { definitions, declared, node: resolveSchema(definitions, declared).node };
+  const { node, definition } = resolveSchema(definitions, declared);
+  return { definitions, declared, node, definition };
 }
 
 /** The schema of a definition (`io.k8s.api.apps.v1.Deployment`), if the definitions hold it. */
@@ -31,7 +34,7 @@ export function rootSchemaNode(
 ): TypedNode | undefined {
   if (definitions === undefined || definition === undefined) return undefined;
   const node = definitions[definition];
-  return node === undefined ? undefined : { definitions, declared: node, node };
+  return node === undefined ? undefined : { definitions, declared: node, node, definition };
 }
 
 /** Whether a node keeps content it does not describe as it is (no further typing below it). */
@@ -54,6 +57,11 @@ export function fieldNode(parent: TypedNode | undefined, key: string): TypedNode
 /** True when `key` is a declared property (a struct field), not a member of a free-form map. */
 export function isDeclaredField(parent: TypedNode | undefined, key: string): boolean {
   return parent?.node.properties?.[key] !== undefined;
+}
+
+/** Whether the reference's Go type holds the member by pointer (`*int64`, `*PodSecurityContext`). */
+export function isPointerField(schema: TypedNode): boolean {
+  return (schema.declared as { 'x-capstan-protobuf'?: { pointer?: boolean } })['x-capstan-protobuf']?.pointer === true;
 }
 
 export function itemNode(list: TypedNode | undefined): TypedNode | undefined {

@@ -203,6 +203,8 @@ export function decodeParsed(scope: HandlerScope, patched: PatchedValue): Decode
 interface PatchedValue {
   readonly value: unknown;
   readonly duplicates: RepeatedKeys;
+  /** What strict decoding of the patch document reported, ahead of the result's problems. */
+  readonly patchProblems?: readonly string[];
   readonly options: WriteOptions;
   readonly shownPatch: () => string;
   /** Where the decoding's warnings go when the result is then refused (custom resources). */
@@ -257,6 +259,7 @@ function decodeTyped(
   input: {
     value: unknown;
     duplicates: RepeatedKeys;
+    patchProblems?: readonly string[];
     options: WriteOptions;
     wholeBody: boolean;
     shownPatch?: () => string;
@@ -278,6 +281,7 @@ function decodeTyped(
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
       shownPatch: input.shownPatch,
+      patchProblems: input.patchProblems,
       ...(expected.prune ? { prune: expected.prune } : {}),
     },
     value,

@@ -14,6 +14,7 @@ import {
   type Operation,
 } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
+import { jsonPatchStrictProblems, mapPatchStrictProblems } from '../patch/strict-problems';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
@@ -29,7 +30,7 @@ import type { Request } from 'express';
 import type { HandlerScope } from './scope';
 
 export interface PatchType {
-  /** Reads the patch document once, before the object is read (a malformed one is a 400). */
+  /** Reads the patch document once the object is read (a malformed one is a 400). */
   parse(body: Buffer, options: { readonly fieldValidation: FieldValidation }): unknown;
   /** The patched object (a new value); `current` is the object in the request's version. */
   apply(current: KubeObject, patch: unknown): unknown;
@@ -39,6 +40,11 @@ export interface PatchType {
    * itself, as Go's `%v` prints its map, for a strategic one.
    */
   shown(patch: unknown, patched: unknown): string;
+  /**
+   * What strict decoding of the patch document itself reports (fields validated: Strict or
+   * Warn), ahead of what the patched object's decoding reports.
+   */
+  strictProblems(body: Buffer): readonly string[];
 }
 
 /** The reference's answer to a patch that parses but cannot apply: 422 with the library's text as a cause. */
@@ -146,6 +152,7 @@ const jsonPatch: PatchType = {
     }
   },
   shown: (patch, patched) => goMarshalPatched(patched, openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
+  strictProblems: (body) => jsonPatchStrictProblems(body.toString('utf8')),
 };
 
 const mergePatch: PatchType = {
@@ -160,6 +167,7 @@ const mergePatch: PatchType = {
   },
   apply: (current, patch) => applyMergePatch(current, patch),
   shown: (patch, patched) => goMarshalPatched(patched, openedByMerge(patch)),
+  strictProblems: (body) => mapPatchStrictProblems(body.toString('utf8')),
 };
 
 /**
@@ -213,7 +221,32 @@ const strategicMergePatch: PatchType = {
     }
   },
   shown: (patch) => goValue(patch),
+  strictProblems: mergePatch.strictProblems,
 };
+
+export interface PatchDocument {
+  readonly document: unknown;
+  /** What strict decoding of the document reports; none where fields go unvalidated. */
+  readonly strictProblems: readonly string[];
+}
+
+/**
+ * The patch document, read when first asked for: the reference reads it only once it holds the
+ * object, so a patch of an object that does not exist is a 404 whatever its body. It is read
+ * once, however often the write is retried.
+ */
+export function patchDocumentOf(
+  patchType: PatchType,
+  body: Buffer,
+  options: { readonly fieldValidation: FieldValidation },
+): () => PatchDocument {
+  let read: PatchDocument | undefined;
+  return () =>
+    (read ??= {
+      document: patchType.parse(body, options),
+      strictProblems: options.fieldValidation === 'Ignore' ? [] : patchType.strictProblems(body),
+    });
+}
 
 /** In the order the reference lists accepted types in its 415 message. */
 export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([

@@ -17,7 +17,7 @@ import { operationOptions } from '../registry/store/admission';
 import { auditAnnotationsOf, auditRequestPatch } from '../audit/record/request-audit';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
-import { requestedPatchType, type PatchType } from './patch-types';
+import { patchDocumentOf, requestedPatchType, type PatchType } from './patch-types';
 import {
   addWarnings,
   deprecationWarnings,
@@ -61,20 +61,22 @@ async function patchObject(
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
-  const patch = patchType.parse(body, options);
+  const patchDocument = patchDocumentOf(patchType, body, options);
   return await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
     // The patched object keeps the current resourceVersion unless the patch names another: then
     // it is the update's precondition, as for a PUT.
     updatedObject: (current) => {
+      const { document, strictProblems } = patchDocument();
       // Absent objects never reach here: only apply creates through PATCH.
-      const patched = patchType.apply(current!, patch);
-      const shownPatch = () => patchType.shown(patch, patched);
+      const patched = patchType.apply(current!, document);
+      const shownPatch = () => patchType.shown(document, patched);
       checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
       const decoded = decodeParsed(scope, {
         value: patched,
         duplicates: NO_REPEATED_KEYS,
+        patchProblems: strictProblems,
         options,
         shownPatch,
         warnings: req.warnings,

@@ -17,7 +17,7 @@ import { NO_REPEATED_KEYS } from '../validation/decode';
 import { operationOptions } from '../registry/store/admission';
 import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
-import { requestedPatchType } from './patch-types';
+import { patchDocumentOf, requestedPatchType } from './patch-types';
 import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import {
   checkName,
@@ -102,16 +102,18 @@ export function scaleWriteHandler(
         force: options.force ?? false,
       };
     } else {
-      const patch = patchType!.parse(await readBody(req), options);
+      const patchDocument = patchDocumentOf(patchType!, await readBody(req), options);
       change = {
         kind: 'patch',
-        shown: (patched) => patchType!.shown(patch, patched),
+        shown: (patched) => patchType!.shown(patchDocument().document, patched),
         apply: (current) => {
-          const patched = patchType!.apply(current, patch);
-          const shownPatch = () => patchType!.shown(patch, patched);
+          const { document, strictProblems } = patchDocument();
+          const patched = patchType!.apply(current, document);
+          const shownPatch = () => patchType!.shown(document, patched);
           const { object } = decodeParsedOfKind(expected, {
             value: patched,
             duplicates: NO_REPEATED_KEYS,
+            patchProblems: strictProblems,
             options,
             shownPatch,
           });

@@ -10,49 +10,45 @@
  * format against an OpenAPI schema.
  */
 import { copyJson } from '../json/value';
+import { goValue } from '../apply/go-print';
 import { fieldNode, itemNode, patchMergeKey, patchStrategies, type TypedNode } from '../apply/schema-node';
-import { indexIn, normalizeElementOrder, partitionByPresence } from './strategic/element-order';
+import { normalizeElementOrder, partitionByPresence } from './strategic/element-order';
+import { badArgType, badSetElementOrder, noMergeKey, StrategicMergePatchError } from './strategic/patch-error';
+import {
+  checkMergeKeys,
+  checkOrderCoversPatch,
+  elementKindOf,
+  listFieldOf,
+  partitionByOrder,
+} from './strategic/ordered-list-checks';
+
+export { StrategicMergePatchError } from './strategic/patch-error';
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
 
 const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
-const SET_ELEMENT_ORDER = '$setElementOrder/';
-const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList/';
-
-/** A patch the reference rejects; `code` is the status it answers with. */
-export class StrategicMergePatchError extends Error {
-  constructor(
-    message: string,
-    readonly code: 400 | 422 | 500,
-  ) {
-    super(message);
-  }
-}
+// The library's prefixes: a key that starts so is the directive, with or without the `/` after.
+const SET_ELEMENT_ORDER = '$setElementOrder';
+const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
 
 const badRetainKeys = () => new StrategicMergePatchError('invalid patch format of retainKeys', 400);
-const badSetElementOrder = () => new StrategicMergePatchError('invalid patch format of setElementOrder list', 400);
-const noListOfLists = () => new StrategicMergePatchError('lists of lists are not supported', 422);
+const badPrimitiveList = () => new StrategicMergePatchError('invalid patch format of primitive list', 400);
 
 function isObject(value: Json): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Go's `%v` of a map, for the reference's messages that print one. */
-function goMap(value: JsonObject): string {
-  const entries = Object.keys(value)
-    .sort()
-    .map((key) => `${key}:${isObject(value[key]) ? goMap(value[key] as JsonObject) : String(value[key])}`);
-  return `map[${entries.join(' ')}]`;
-}
-
-function noMergeKey(item: JsonObject, mergeKey: string): StrategicMergePatchError {
-  return new StrategicMergePatchError(`map: ${goMap(item)} does not contain declared merge key: ${mergeKey}`, 500);
+/** The list a directive key names: what follows `<prefix>/`; any other form is the directive's bad format. */
+function directiveTarget(key: string, prefix: string, badFormat: () => StrategicMergePatchError): string {
+  const slash = key.indexOf('/');
+  if (slash < 0 || key.slice(0, slash) !== prefix) throw badFormat();
+  return key.slice(slash + 1);
 }
 
 function badPatchType(directive: Json, map: JsonObject): StrategicMergePatchError {
-  return new StrategicMergePatchError(`unknown patch type: ${String(directive)} in map: ${goMap(map)}`, 500);
+  return new StrategicMergePatchError(`unknown patch type: ${String(directive)} in map: ${goValue(map)}`, 500);
 }
 
 /**
@@ -90,7 +86,7 @@ function mergeMap(live: JsonObject, patch: JsonObject, schema: TypedNode | undef
   mergeOrderedLists(original, patch, schema);
   for (const [patchKey, patchValue] of Object.entries(patch)) {
     const deleteList = patchKey.startsWith(DELETE_FROM_PRIMITIVE_LIST);
-    const key = deleteList ? patchKey.slice(DELETE_FROM_PRIMITIVE_LIST.length) : patchKey;
+    const key = deleteList ? directiveTarget(patchKey, DELETE_FROM_PRIMITIVE_LIST, badPrimitiveList) : patchKey;
     if (patchValue === null) {
       delete original[key];
       continue;
@@ -111,7 +107,13 @@ function mergeMap(live: JsonObject, patch: JsonObject, schema: TypedNode | undef
         ? withoutDirectives(patchValue)
         : mergeMap(current, patchValue as JsonObject, child);
     } else if (Array.isArray(current)) {
-      original[key] = mergeListField({ original: current, patch: patchValue as Json[], schema: child, deleteList });
+      original[key] = mergeListField({
+        key,
+        original: current,
+        patch: patchValue as Json[],
+        schema: child,
+        deleteList,
+      });
     } else {
       original[key] = patchValue;
     }
@@ -123,7 +125,11 @@ function kindOf(value: Json): 'map' | 'list' | 'scalar' {
   return Array.isArray(value) ? 'list' : isObject(value) ? 'map' : 'scalar';
 }
 
-/** A value the object did not have: taken as sent, minus nulls and directive-bearing items. */
+/**
+ * A value the object did not have: taken as sent, minus nulls and the maps that carry `$patch`.
+ * Other directive keys ($retainKeys, $setElementOrder/...) stay in it, as the reference's library
+ * leaves them: they then decode as unknown fields, or as a map's keys.
+ */
 function withoutDirectives(value: Json): Json {
   if (Array.isArray(value)) {
     return value.filter((item) => !(isObject(item) && DIRECTIVE in item)).map(withoutDirectives);
@@ -131,7 +137,7 @@ function withoutDirectives(value: Json): Json {
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, member] of Object.entries(value)) {
-    if (member === null || key.startsWith('$')) continue;
+    if (member === null) continue;
     if (isObject(member) && DIRECTIVE in member) continue;
     out[key] = withoutDirectives(member);
   }
@@ -153,56 +159,51 @@ function applyRetainKeys(original: JsonObject, patch: JsonObject): void {
   for (const key of Object.keys(original)) if (!keep.has(key)) delete original[key];
 }
 
-/** Lists with a `$setElementOrder/<list>` directive: merged here, then put in that order. */
+/**
+ * Lists with a `$setElementOrder/<list>` directive: merged here, then put in that order, with
+ * the library's checks in its order (the directive, the lists' types, the field, the patch
+ * against the order, the items).
+ */
 function mergeOrderedLists(original: JsonObject, patch: JsonObject, schema: TypedNode | undefined): void {
   for (const directiveKey of Object.keys(patch)) {
     if (!directiveKey.startsWith(SET_ELEMENT_ORDER)) continue;
     const order = patch[directiveKey];
     delete patch[directiveKey];
-    const key = directiveKey.slice(SET_ELEMENT_ORDER.length);
-    if (key === '' || !Array.isArray(order)) throw badSetElementOrder();
+    if (!Array.isArray(order)) throw badArgType('[]interface {}', order);
+    const key = directiveTarget(directiveKey, SET_ELEMENT_ORDER, badSetElementOrder);
     const live = original[key];
-    const sent = patch[key];
-    if ((live !== undefined && !Array.isArray(live)) || (sent !== undefined && !Array.isArray(sent)))
-      throw badSetElementOrder();
-    if (live === undefined && sent === undefined) continue;
-    const child = fieldNode(schema, key);
+    const sent = key in patch ? patch[key] : undefined;
+    if (live !== undefined && !Array.isArray(live)) throw badArgType('[]interface {}', live);
+    if (key in patch && !Array.isArray(sent)) throw badArgType('[]interface {}', sent);
+    const child = listFieldOf(schema, key);
     const mergeKey = patchMergeKey(child);
-    checkOrderCoversPatch(sent ?? [], order, mergeKey);
+    checkOrderCoversPatch({ list: key, patchList: (sent as Json[] | undefined) ?? [], order, mergeKey });
+    if (live === undefined && sent === undefined) continue;
     let merged: Json[];
     if (sent === undefined) merged = live as Json[];
     else if (live === undefined) merged = withoutDirectives(sent) as Json[];
-    else merged = mergeListField({ original: live, patch: sent, schema: child, deleteList: false });
-    const by = { mergeKey };
-    const { named, others } = partitionByPresence(merged, order, by);
+    else merged = mergeListField({ key, original: live, patch: sent as Json[], schema: child, deleteList: false });
+    const { named, others } = partitionByOrder({ list: key, merged, order, mergeKey });
+    const kind = elementKindOf(key, [(live as Json[] | undefined) ?? [], (sent as Json[] | undefined) ?? []]);
+    if (kind === undefined) throw new StrategicMergePatchError('no elements in any of the given slices', 500);
+    if (kind === 'map') {
+      checkMergeKeys(mergeKey, named, order);
+      checkMergeKeys(mergeKey, others, (live as Json[] | undefined) ?? []);
+    }
     original[key] = normalizeElementOrder({
       patchItems: named,
       serverOnly: others,
       patchOrder: order,
-      liveOrder: live ?? [],
-      by,
+      liveOrder: (live as Json[] | undefined) ?? [],
+      by: { mergeKey },
     });
     delete patch[key];
   }
 }
 
-/** Every item the patch sets (deletions aside) must appear in `$setElementOrder`, in the same relative order. */
-function checkOrderCoversPatch(patchList: readonly Json[], order: readonly Json[], mergeKey: string | undefined): void {
-  const items = patchList.filter((item) => !(isObject(item) && DIRECTIVE in item));
-  let p = 0;
-  for (let o = 0; p < items.length && o < order.length; o++) {
-    if (indexIn([order[o]], items[p], { mergeKey }) === 0) p++;
-  }
-  if (p < items.length) {
-    throw new StrategicMergePatchError(
-      `the order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`,
-      500,
-    );
-  }
-}
-
 /** A list field: merged when its strategy is `merge`, otherwise replaced by the patch's list. */
 function mergeListField(options: {
+  key: string;
   original: Json[];
   patch: Json[];
   schema: TypedNode | undefined;
@@ -212,18 +213,8 @@ function mergeListField(options: {
   return mergeList(options);
 }
 
-function elementKind(original: readonly Json[], patch: readonly Json[]): 'map' | 'scalar' | undefined {
-  let kind: 'map' | 'scalar' | undefined;
-  for (const item of [...original, ...patch]) {
-    if (Array.isArray(item)) throw noListOfLists();
-    const next = isObject(item) ? 'map' : 'scalar';
-    if (kind !== undefined && kind !== next) throw new StrategicMergePatchError('mismatched types in list', 500);
-    kind = next;
-  }
-  return kind;
-}
-
 function mergeList(options: {
+  key: string;
   original: Json[];
   patch: Json[];
   schema: TypedNode | undefined;
@@ -232,7 +223,7 @@ function mergeList(options: {
   const { schema, deleteList } = options;
   let original = options.original;
   let patch = options.patch;
-  const kind = elementKind(original, patch);
+  const kind = elementKindOf(options.key, [original, patch]);
   if (kind === undefined) return original;
   const mergeKey = kind === 'map' ? patchMergeKey(schema) : undefined;
   let merged: Json[];

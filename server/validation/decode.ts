@@ -350,7 +350,8 @@ function inOrderMet(
   return placed.sort((a, b) => a.at! - b.at!).map((problem) => problem.text);
 }
 
-function formatPath(segments: readonly (string | number)[]): string {
+/** A field path as the reference's decoders print it: `spec.containers[0].name`, `[0].value`. */
+export function formatPath(segments: readonly (string | number)[]): string {
   let out = '';
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;
@@ -800,6 +801,8 @@ export interface DecodeRequest {
   readonly wholeBody?: boolean;
   /** A patch's result: what its 422 prints as the `patch` value (default: the result as JSON). */
   readonly shownPatch?: () => string;
+  /** A patch's result: what strict decoding of the patch document reported, reported first. */
+  readonly patchProblems?: readonly string[];
   /**
    * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
    * the kind does not declare and answers those paths (see ResourceType.prune).
@@ -884,7 +887,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
   // only unknown, and reports both as it meets them. An unstructured decode reads every key,
   // reporting repeats as it goes, and the pruning after it adds the unknown fields: repeats first.
   // Pruning writes a path between quotes as it is, where the decoders quote it with %q.
-  const problems = unstructured
+  const resultProblems = unstructured
     ? [
         ...repeatedKeys.fieldPaths.map((path) => `duplicate field ${goQuote(path)}`),
         ...typed.unknownFields.map((path) => `unknown field "${path}"`),
@@ -894,6 +897,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
         repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((field) => isAtOrUnder(path, field))),
         repeatedKeys.keysInOrder,
       );
+  const problems = [...(request.patchProblems ?? []), ...resultProblems];
   const { yamlLines } = repeatedKeys;
   if (request.fieldValidation === 'Strict' && problems.length + yamlLines.length > 0) {
     // The YAML decoder's own error comes first, its lines indented under one heading.

@@ -190,6 +190,7 @@ export interface PodSpecShape {
   volumes?: Volume[];
   restartPolicy?: string;
   dnsPolicy?: string;
+  nodeSelector?: Record<string, string> | null;
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
   affinity?: Affinity | null;
@@ -985,6 +986,7 @@ export function validatePodSpec(
   else if (!RESTART_POLICIES.includes(restartPolicy))
     errors.push(notSupported(path.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
+  errors.push(...validateLabels(podSpec.nodeSelector ?? undefined, path.child('nodeSelector')));
   errors.push(...validatePodSecurityContext(podSpec, path, options));
   errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));
   errors.push(

@@ -1955,6 +1955,230 @@ function patchFormCases(): CorpusCase[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Patch tail: the PATCH differences left after the patch forms
+
+const PATCH_TAIL = 'parity/patch-tail';
+const PATCH_TAIL_DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+
+/**
+ * `$setElementOrder` as the reference's strategic merge library checks it: the directive's key
+ * (its prefix with or without the `/`), the field it names (a list field of a struct, found as
+ * Go finds it, case aside), and the order's items against the list's merge key. The reference
+ * answers most of these with the library's error as a 500, or drops the connection where the
+ * library panics comparing maps; capstan answered 200 to all but the last.
+ */
+function setElementOrderCases(): CorpusCase[] {
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const podSpec = (spec: JsonObject): JsonObject => ({ spec: { template: { spec } } });
+  const patches: [string, JsonObject][] = [
+    ['field-unknown', podSpec({ '$setElementOrder/nope': [{ name: 'a' }] })],
+    ['field-unknown-at-top', { '$setElementOrder/finalizers': ['x.io/a'] }],
+    ['field-path-of-two', { metadata: { '$setElementOrder/finalizers/x': ['x.io/a'] } }],
+    ['field-not-a-list', podSpec({ '$setElementOrder/hostname': [] })],
+    ['parent-a-map', { spec: { template: { metadata: { labels: { '$setElementOrder/x': [] } } } } }],
+    ['prefix-without-slash', { metadata: { $setElementOrderX: ['x.io/a'] } }],
+    ['delete-prefix-without-slash', { metadata: { $deleteFromPrimitiveListX: ['x.io/a'] } }],
+    ['order-item-without-merge-key', podSpec({ '$setElementOrder/containers': [{}] })],
+    ['order-item-scalar-for-maps', podSpec({ '$setElementOrder/containers': ['c'] })],
+    [
+      'order-maps-without-merge-key',
+      podSpec({ '$setElementOrder/tolerations': [{ key: 'k' }], tolerations: [{ key: 'k' }] }),
+    ],
+    ['new-list-empty', { metadata: { '$setElementOrder/ownerReferences': [], ownerReferences: [] } }],
+    ['field-other-case', { metadata: { '$setElementOrder/Finalizers': [] } }],
+  ];
+  return [
+    {
+      id: `${PATCH_TAIL}/create-target`,
+      method: 'POST',
+      path: PATCH_TAIL_DEPLOYMENTS,
+      headers: JSON_TYPE,
+      body: JSON.stringify(validObject(deployment, 'patch-tail')),
+      collection: '/apis/apps/v1/deployments',
+    },
+    ...patches.map(([label, patch]) => ({
+      id: `${PATCH_TAIL}/strategic/set-element-order/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail?dryRun=All`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify(patch),
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
+/**
+ * A patch of an object that does not exist: the reference reads the patch document only once
+ * it holds the object, so JSON, merge and strategic patches are a 404 whatever their body (bad
+ * JSON, the wrong shape, too many operations, a bad directive), while an apply reads its body
+ * to create the object. capstan read the body first and answered 400 or 413.
+ */
+function missingObjectPatchCases(): CorpusCase[] {
+  const missing = `/api/v1/namespaces/${NAMESPACE}/configmaps/patch-tail-missing`;
+  const tooMany = JSON.stringify(Array.from({ length: 10001 }, () => ({ op: 'test', path: '/a', value: 1 })));
+  const bodies: [string, string, string][] = [
+    ['json/bad-json', 'application/json-patch+json', '['],
+    ['json/not-a-list', 'application/json-patch+json', '{}'],
+    ['json/too-many-operations', 'application/json-patch+json', tooMany],
+    ['json/op-not-a-string', 'application/json-patch+json', '[{"op":1,"path":"/a"}]'],
+    ['json/operation-not-an-object', 'application/json-patch+json', '["x"]'],
+    ['json/too-deep', 'application/json-patch+json', `[${deep(1100)}]`],
+    ['merge/bad-json', 'application/merge-patch+json', '{'],
+    ['merge/not-an-object', 'application/merge-patch+json', '[1]'],
+    ['strategic/bad-json', 'application/strategic-merge-patch+json', '{'],
+    ['strategic/not-an-object', 'application/strategic-merge-patch+json', '[1]'],
+    ['strategic/replace-whole-object', 'application/strategic-merge-patch+json', '{"$patch":"replace"}'],
+    ['apply/bad-yaml', 'application/apply-patch+yaml', '{'],
+  ];
+  const queries = ['', '?fieldValidation=Ignore'];
+  // A Scale's patch is read once its parent is: a 404 for a parent that does not exist.
+  const scaleBodies = bodies.filter(([label]) => label.endsWith('/bad-json') && !label.startsWith('apply'));
+  return [
+    ...queries.flatMap((query) =>
+      bodies.map(([label, contentType, body]) => ({
+        id: `${PATCH_TAIL}/missing/${label}${query}`,
+        method: 'PATCH',
+        path: `${missing}${query}${contentType.includes('apply') ? `${query ? '&' : '?'}fieldManager=corpus` : ''}`,
+        headers: { 'content-type': contentType },
+        body,
+        collection: '/api/v1/configmaps',
+      })),
+    ),
+    ...scaleBodies.map(([label, contentType, body]) => ({
+      id: `${PATCH_TAIL}/missing/scale/${label}`,
+      method: 'PATCH',
+      path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail-missing/scale`,
+      headers: { 'content-type': contentType },
+      body,
+      collection: '/apis/apps/v1/deployments',
+    })),
+  ];
+}
+
+/**
+ * Strict decoding of the patch document itself (fieldValidation=Strict): a JSON Patch
+ * operation's members other than op, path, from and value and its repeated members, and a
+ * merge or strategic patch's repeated keys, are a 422 before the result is looked at. capstan
+ * decoded only the result, and took these (200).
+ */
+function strictPatchDocumentCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const patches: [string, string, string][] = [
+    [
+      'json/operation-unknown-member',
+      'application/json-patch+json',
+      '[{"op":"add","path":"/data/k","value":"v","x":1}]',
+    ],
+    [
+      'json/operation-member-other-case',
+      'application/json-patch+json',
+      '[{"op":"add","Op":"add","path":"/data/k","value":"v"}]',
+    ],
+    [
+      'json/operation-repeated-member',
+      'application/json-patch+json',
+      '[{"op":"add","op":"add","path":"/data/k","value":"v"}]',
+    ],
+    ['merge/repeated-key', 'application/merge-patch+json', '{"data":{"k":"1","k":"2"}}'],
+    ['strategic/repeated-key', 'application/strategic-merge-patch+json', '{"data":{"k":"1","k":"2"}}'],
+  ];
+  return [
+    {
+      id: `${PATCH_TAIL}/strict/create-target`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-tail' }, data: { a: '1' } }),
+      collection: '/api/v1/configmaps',
+    },
+    ...patches.map(([label, contentType, body]) => ({
+      id: `${PATCH_TAIL}/strict/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/patch-tail?fieldValidation=Strict`,
+      headers: { 'content-type': contentType },
+      body,
+      collection: '/api/v1/configmaps',
+    })),
+  ];
+}
+
+/**
+ * Directive keys in a value the object lacks stay in it, as the reference's library leaves
+ * them: an annotation key (invalid, 422) or, under Strict, an unknown field (422). capstan
+ * dropped them and took the patch.
+ */
+function directiveKeyCases(): CorpusCase[] {
+  const patches: [string, string, JsonObject][] = [
+    ['new-map-keeps-order-key', '', { metadata: { annotations: { '$setElementOrder/x': 'y' } } }],
+    [
+      'new-struct-keeps-retain-keys',
+      '&fieldValidation=Strict',
+      { spec: { template: { spec: { dnsConfig: { $retainKeys: ['options'], options: [{ name: 'a' }] } } } } },
+    ],
+  ];
+  return patches.map(([label, query, patch]) => ({
+    id: `${PATCH_TAIL}/strategic/directive-keys/${label}`,
+    method: 'PATCH',
+    path: `${PATCH_TAIL_DEPLOYMENTS}/patch-tail?dryRun=All${query}`,
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify(patch),
+    collection: '/apis/apps/v1/deployments',
+  }));
+}
+
+/**
+ * A pod spec's nodeSelector is labels to the reference (ValidateLabels): a key that is no
+ * qualified name or a value that is no label value is a 422, in a Pod and in a template.
+ * capstan did not look at it; the patch probe found it through a strategic patch.
+ */
+function nodeSelectorCases(): CorpusCase[] {
+  const podType = servedTypes().find((t) => t.group === '' && t.resource === 'pods')!;
+  const deployment = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const selectors: [string, JsonObject][] = [
+    ['key-with-space', { 'a b': 'x' }],
+    ['key-directive', { $foo: 'x' }],
+    ['value-with-space', { a: 'x y' }],
+  ];
+  return selectors.flatMap(([label, nodeSelector]) => {
+    const pod = validObject(podType, `patch-tail-${label}`);
+    (pod.spec as JsonObject).nodeSelector = nodeSelector;
+    const owner = validObject(deployment, `patch-tail-${label}`);
+    ((owner.spec as JsonObject).template as JsonObject).spec = {
+      ...(((owner.spec as JsonObject).template as JsonObject).spec as JsonObject),
+      nodeSelector,
+    };
+    return [
+      {
+        id: `${PATCH_TAIL}/node-selector/pod/${label}`,
+        method: 'POST',
+        path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+        headers: JSON_TYPE,
+        body: JSON.stringify(pod),
+        collection: '/api/v1/pods',
+      },
+      {
+        id: `${PATCH_TAIL}/node-selector/deployment/${label}`,
+        method: 'POST',
+        path: PATCH_TAIL_DEPLOYMENTS,
+        headers: JSON_TYPE,
+        body: JSON.stringify(owner),
+        collection: '/apis/apps/v1/deployments',
+      },
+    ];
+  });
+}
+
+function patchTailCases(): CorpusCase[] {
+  return [
+    ...setElementOrderCases(),
+    ...directiveKeyCases(),
+    ...missingObjectPatchCases(),
+    ...strictPatchDocumentCases(),
+    ...nodeSelectorCases(),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Subresources
 
 const SUBRESOURCE_PREFIX = 'parity/subresource';
@@ -2305,6 +2529,7 @@ export function corpusCases(): CorpusCase[] {
     ...openAPIV3ProtobufCases(),
     ...customResourceDefinitionCases(),
     ...patchFormCases(),
+    ...patchTailCases(),
     ...subresourceCases(),
   ];
   const ids = new Set<string>();

@@ -65,8 +65,9 @@ describe('apply bodies', () => {
 
     const list = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, '- a\n- b\n');
     expect(list.status).toBe(400);
+    // As kube-apiserver 1.34.4 words it: its YAML reader decodes the JSON it converts to.
     expect(list.body.message).toBe(
-      'error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}',
+      'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}',
     );
 
     const otherKind = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, {

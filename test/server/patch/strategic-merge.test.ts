@@ -197,8 +197,15 @@ describe('strategic merge patch', () => {
       code: 400,
     },
     {
+      // kube-apiserver 1.34.4 answers these as the library's errors (a 500, a 400).
       name: 'setElementOrder not a list',
       patch: { spec: { '$setElementOrder/containers': 'x' } },
+      message: 'expected a []interface {}, but received a string',
+      code: 500,
+    },
+    {
+      name: 'setElementOrder without the slash',
+      patch: { metadata: { $setElementOrderX: ['a'] } },
       message: 'invalid patch format of setElementOrder list',
       code: 400,
     },

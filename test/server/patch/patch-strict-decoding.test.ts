@@ -1,0 +1,78 @@
+/**
+ * What strict decoding of a patch document reports, as kube-apiserver 1.34.4 reported it
+ * (fixtures/patch-strict-decoding.json, recorded from it with dryRun=All against the ConfigMap in
+ * the fixture): a JSON Patch operation's members other than op, path, from and value, and its
+ * repeated members, as the "json patch" decoding's unknown and duplicate fields; a merge or
+ * strategic patch's repeated keys as duplicate fields; each ahead of the patched object's own
+ * unknown fields, as a 422 under Strict and as warnings under Warn, none under Ignore. A patch that
+ * fails to apply fails so before any of them. The recorded 422s print the patched object (its
+ * uid and times were the reference's), so only the strict decoding error that ends them is compared.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+
+interface Case {
+  readonly name: string;
+  readonly fieldValidation: string;
+  readonly contentType: string;
+  readonly body: string;
+  readonly status: number;
+  readonly reason: string;
+  /** The end of a strict decoding 422's message. */
+  readonly strictError?: string;
+  /** The whole message of any other refusal. */
+  readonly message?: string;
+  /** The Warning header, as one line. */
+  readonly warning: string;
+}
+
+const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'patch-strict-decoding.json'), 'utf8')) as {
+  object: { metadata: { name: string }; data: Record<string, string> };
+  cases: Case[];
+};
+const COLLECTION = '/api/v1/namespaces/default/configmaps';
+
+let testStore: TestStore;
+let api: ServedApi;
+
+beforeAll(async () => {
+  testStore = await openTestStore();
+  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: BUILTIN_TYPES }) });
+  const created = await fetch(`${api.base}${COLLECTION}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(FIXTURE.object),
+  });
+  expect(created.status).toBe(201);
+});
+
+afterAll(async () => {
+  await api.close();
+  await testStore.close();
+});
+
+test.each(FIXTURE.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+  const url = `${api.base}${COLLECTION}/${FIXTURE.object.metadata.name}`;
+  const response = await fetch(`${url}?dryRun=All&fieldValidation=${c.fieldValidation}`, {
+    method: 'PATCH',
+    headers: { 'content-type': c.contentType },
+    body: c.body,
+  });
+  const answer = (await response.json()) as { reason?: string; message?: string };
+  const message = answer.message ?? '';
+  const strictAt = message.indexOf('strict decoding error: ');
+  expect({
+    status: response.status,
+    reason: answer.reason ?? '',
+    ...(c.strictError !== undefined ? { strictError: strictAt >= 0 ? message.slice(strictAt) : message } : { message }),
+    warning: response.headers.get('warning') ?? '',
+  }).toEqual({
+    status: c.status,
+    reason: c.reason,
+    ...(c.strictError !== undefined ? { strictError: c.strictError } : { message: c.message }),
+    warning: c.warning,
+  });
+});

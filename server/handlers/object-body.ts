@@ -26,6 +26,7 @@ import {
 import { isObject } from '../json/value';
 import type { WarningRecorder } from '../request/warning-recorder';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
+import type { WriteTarget } from '../registry/store/update';
 import type { HandlerScope } from './scope';
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */
@@ -54,12 +55,20 @@ export interface BodyKind {
    * and kind they name, which are then checked (see decodeTyped).
    */
   readonly prune?: (object: KubeObject) => string[];
+  /**
+   * The write keeps only the object's status: a custom resource's status strategy copies the
+   * rest, apiVersion and kind included, from the stored object, so the reference never checks
+   * those the body or patch names (a body's version must still be the URL's), and they stay
+   * as named: a refusal of the write names them.
+   */
+  readonly statusOnly?: boolean;
 }
 
 /** An endpoint's own kind: known as the kinds its registry serves. */
-export function endpointBodyKind(scope: HandlerScope): BodyKind {
+export function endpointBodyKind(scope: HandlerScope, target: WriteTarget = 'main'): BodyKind {
   const prune = scope.type.prune?.bind(scope.type);
   return {
+    ...(target === 'status' ? { statusOnly: true } : {}),
     definitions: scope.context.definitions,
     definition: scope.version.definition,
     group: scope.type.group,
@@ -196,8 +205,8 @@ function checkCustomResourceTypeMeta(expectedKind: BodyKind, record: Record<stri
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
  * patched object and the decoder's own error, where a body gets the 400 above.
  */
-export function decodeParsed(scope: HandlerScope, patched: PatchedValue): DecodedObject {
-  return decodeParsedOfKind(endpointBodyKind(scope), patched);
+export function decodeParsed(scope: HandlerScope, patched: PatchedValue, target?: WriteTarget): DecodedObject {
+  return decodeParsedOfKind(endpointBodyKind(scope, target), patched);
 }
 
 interface PatchedValue {
@@ -287,15 +296,17 @@ function decodeTyped(
   if (custom) {
     try {
       if (input.wholeBody) checkCustomResourceVersion(expected, object);
-      checkCustomResourceTypeMeta(expected, object);
+      if (!expected.statusOnly) checkCustomResourceTypeMeta(expected, object);
     } catch (error) {
       // The reference warns of the decoding's unknown fields before it refuses the object.
       for (const warning of decoded.warnings) input.warnings?.add(warning);
       throw error;
     }
   }
-  object.apiVersion = apiVersionOfKind(expected);
-  object.kind = expected.kind;
+  if (!(custom && expected.statusOnly)) {
+    object.apiVersion = apiVersionOfKind(expected);
+    object.kind = expected.kind;
+  }
   if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
   return decoded;
 }
@@ -343,8 +354,9 @@ export async function decodeObjectBody(
   scope: HandlerScope,
   req: Request,
   options: WriteOptions,
+  target?: WriteTarget,
 ): Promise<DecodedObject> {
-  return await decodeBodyOfKind(req, objectBodyFormat(scope, req), endpointBodyKind(scope), options);
+  return await decodeBodyOfKind(req, objectBodyFormat(scope, req), endpointBodyKind(scope, target), options);
 }
 
 /** Reads and decodes a POST/PUT body of a known format into an object of the expected kind. */

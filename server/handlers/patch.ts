@@ -72,13 +72,11 @@ async function patchObject(
       const patched = patchType.apply(current!, patch);
       const shownPatch = () => patchType.shown(patch, patched);
       checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
-      const decoded = decodeParsed(scope, {
-        value: patched,
-        duplicates: NO_REPEATED_KEYS,
-        options,
-        shownPatch,
-        warnings: req.warnings,
-      });
+      const decoded = decodeParsed(
+        scope,
+        { value: patched, duplicates: NO_REPEATED_KEYS, options, shownPatch, warnings: req.warnings },
+        target,
+      );
       addWarnings(req, decoded.warnings);
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);

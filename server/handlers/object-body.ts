@@ -216,6 +216,8 @@ interface PatchedValue {
   readonly shownPatch: () => string;
   /** Where the decoding's warnings go when the result is then refused (custom resources). */
   readonly warnings?: WarningRecorder;
+  /** A strategic merge's result, converted from its map (decode.ts's fromMap). */
+  readonly fromMap?: boolean;
 }
 
 /** decodeParsed for a patch's result that must be of the expected kind. */
@@ -272,6 +274,7 @@ function decodeTyped(
     /** The body as sent, for a whole body. */
     body?: Buffer;
     warnings?: WarningRecorder;
+    fromMap?: boolean;
   },
 ): DecodedObject {
   const { value, duplicates, options } = input;
@@ -287,6 +290,7 @@ function decodeTyped(
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
       shownPatch: input.shownPatch,
+      fromMap: input.fromMap,
       ...(expected.prune ? { prune: expected.prune } : {}),
     },
     value,

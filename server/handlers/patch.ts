@@ -74,7 +74,14 @@ async function patchObject(
       checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
       const decoded = decodeParsed(
         scope,
-        { value: patched, duplicates: NO_REPEATED_KEYS, options, shownPatch, warnings: req.warnings },
+        {
+          value: patched,
+          duplicates: NO_REPEATED_KEYS,
+          options,
+          shownPatch,
+          warnings: req.warnings,
+          fromMap: patchType.resultFromMap,
+        },
         target,
       );
       addWarnings(req, decoded.warnings);

@@ -114,6 +114,7 @@ export function scaleWriteHandler(
             duplicates: NO_REPEATED_KEYS,
             options,
             shownPatch,
+            fromMap: patchType!.resultFromMap,
           });
           checkNamespace(scope, object, info.namespace);
           checkName(object, info.name);

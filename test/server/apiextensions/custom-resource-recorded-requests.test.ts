@@ -18,6 +18,13 @@
  *   text) and every write's validation (422); a count past int32 is shown wrapped, as Go's
  *   int32() keeps it, and refused on write; absent spec replicas cannot be shown (500) and must
  *   be set by a write of the Scale (400). Writes are dry runs, so the objects stay as stored.
+ * - custom-resource-keyword-order.json: a value failing several schema keywords, and a CRD
+ *   default doing so, in the order of kube-openapi's validators: the type, then every check that
+ *   applies to the value's own JSON type (a string's first failing length or pattern, its
+ *   format, a number's factor and bounds, a list's items before its bounds, the enum, an
+ *   object's bounds, members, then required ones), a set's duplicates after them (not for a
+ *   default), and the line saying the rules were not run. Only cases whose order is not left
+ *   to Go's map iteration (several failing members of one object) are kept.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,6 +61,7 @@ const FIXTURES = [
   'custom-resource-patch-types.json',
   'custom-resource-patched-type-meta.json',
   'custom-resource-scale-paths.json',
+  'custom-resource-keyword-order.json',
 ].map(
   (file) =>
     JSON.parse(readFileSync(join(__dirname, 'fixtures', file), 'utf8')) as {

@@ -18,6 +18,7 @@ import {
   decodeValue,
   NO_REPEATED_KEYS,
   parseBody,
+  typeMetaReadError,
   unrecognizedObject,
   type DecodedObject,
   type Definitions,
@@ -223,6 +224,11 @@ interface PatchedValue {
 /** decodeParsed for a patch's result that must be of the expected kind. */
 export function decodeParsedOfKind(expected: BodyKind, patched: PatchedValue): DecodedObject {
   const { value, shownPatch } = patched;
+  // A JSON or merge patch's result is decoded as a body is, its type meta read first; a
+  // strategic one is converted from its map, where nothing reads it so.
+  const typeMetaError = patched.fromMap ? undefined : typeMetaReadError(value);
+  if (typeMetaError !== undefined)
+    throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), shownPatch(), typeMetaError)]);
   // A custom resource's type meta is checked after its decoding (decodeTyped).
   const problem = expected.prune === undefined ? typeMetaProblem(expected, value) : undefined;
   if (problem !== undefined)

@@ -129,6 +129,22 @@ function summarizeData(body: Buffer): string {
 const TYPE_META_STRUCT =
   'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
+/**
+ * The reference's decoder reads a body's apiVersion and kind first, into that struct of two
+ * strings, matching the names in any case: a member of another JSON type there fails before
+ * anything else is read (a null reads as empty), and Go names the first in the text.
+ */
+export function typeMetaReadError(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  for (const [member, field] of Object.entries(value)) {
+    const name = member.toLowerCase() === 'apiversion' ? 'apiVersion' : member.toLowerCase() === 'kind' ? 'kind' : '';
+    if (name === '' || field === null || typeof field === 'string') continue;
+    const kind = field instanceof NumberLiteral ? 'number' : jsonKind(field);
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${kind} into Go struct field .${name} of type string`;
+  }
+  return undefined;
+}
+
 export function parseBody(options: {
   readonly body: Buffer;
   readonly format: BodyFormat;
@@ -153,6 +169,7 @@ export function parseBody(options: {
         `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${TYPE_META_STRUCT}`,
         options.body,
       );
+    checkTypeMetaMembers(value, options);
     return {
       value,
       repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: repeatedKeys } : NO_REPEATED_KEYS,
@@ -169,6 +186,7 @@ export function parseBody(options: {
     );
   }
   checkNestingDepth(value, 'json');
+  checkTypeMetaMembers(value, options);
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
   return {
     value,
@@ -176,6 +194,11 @@ export function parseBody(options: {
       ? { fieldPaths: findDuplicateKeys(text), yamlLines: [], keysInOrder: () => keyPathsInOrder(text) }
       : NO_REPEATED_KEYS,
   };
+}
+
+function checkTypeMetaMembers(value: unknown, options: { readonly body: Buffer; readonly expectedKind: string }): void {
+  const error = typeMetaReadError(value);
+  if (error !== undefined) throw unrecognizedObject(options.expectedKind, error, options.body);
 }
 
 /** A YAML document as the reference reads it, or its refusal (bad syntax, a key or number JSON cannot hold, aliasing). */

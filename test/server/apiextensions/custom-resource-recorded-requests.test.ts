@@ -18,6 +18,11 @@
  *   text) and every write's validation (422); a count past int32 is shown wrapped, as Go's
  *   int32() keeps it, and refused on write; absent spec replicas cannot be shown (500) and must
  *   be set by a write of the Scale (400). Writes are dry runs, so the objects stay as stored.
+ * - custom-resource-type-meta-types.json: a body's apiVersion and kind are read first, as strings
+ *   (names matched in any case): another JSON type there is the decoder's 400 for a create or
+ *   PUT, custom kind or built-in, JSON or YAML, and a JSON or merge patch that leaves one is the
+ *   422 on the `patch`, on a custom resource's status too, where another kind or group is no
+ *   error (its status strategy keeps the stored ones).
  * - custom-resource-keyword-order.json: a value failing several schema keywords, and a CRD
  *   default doing so, in the order of kube-openapi's validators: the type, then every check that
  *   applies to the value's own JSON type (a string's first failing length or pattern, its
@@ -62,6 +67,7 @@ const FIXTURES = [
   'custom-resource-patched-type-meta.json',
   'custom-resource-scale-paths.json',
   'custom-resource-keyword-order.json',
+  'custom-resource-type-meta-types.json',
 ].map(
   (file) =>
     JSON.parse(readFileSync(join(__dirname, 'fixtures', file), 'utf8')) as {

@@ -31,7 +31,7 @@ import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
 import { publishedKindSchema, publishedListSchema } from './published-schema';
 import { pruneBySchema } from './schema-pruning';
-import { validateBySchema } from './schema-validation';
+import { schemaProblems, statusSchemaProblems } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
 import { RatchetPosition } from './ratcheting';
 import { validateCustomScaleSpec, validateCustomScaleStatus } from '../registry/store/custom-scale';
@@ -143,12 +143,24 @@ const RULE_BLOCKING_ERRORS = new Set([
 function validateCustomResource(
   object: KubeObject,
   old: KubeObject | undefined,
-  options: { readonly schema: JSONSchemaProps | undefined; readonly scaleErrors: FieldError[] },
+  options: {
+    readonly schema: JSONSchemaProps | undefined;
+    readonly scaleErrors: FieldError[];
+    /** A status write: its status alone is validated by the schema (statusSchemaProblems). */
+    readonly statusOnly?: boolean;
+  },
 ): FieldError[] {
   const { schema, scaleErrors } = options;
   if (schema === undefined) return scaleErrors;
   const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
-  const errors = [...validateBySchema(object, schema, ratchet && { old, ratchet }), ...scaleErrors];
+  const update = ratchet && { old, ratchet };
+  const problems =
+    options.statusOnly && update !== undefined
+      ? statusSchemaProblems(object, schema, update)
+      : schemaProblems(object, schema, update);
+  // The reference's order: the schema's value checks and the scale's paths (its validator's),
+  // then embedded resources, then lists (its strategy's).
+  const errors = [...problems.values, ...scaleErrors, ...problems.embedded, ...problems.lists];
   if (!hasValidationRules(schema)) return errors;
   if (errors.some((error) => RULE_BLOCKING_ERRORS.has(error.type))) {
     errors.push({
@@ -301,6 +313,7 @@ function customResourceStrategy(options: {
         validateCustomResource(object, old, {
           schema: schemaFor(storageVersion),
           scaleErrors: statusScaleErrors(object),
+          statusOnly: true,
         }),
       warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],
       // The status strategy warns of nothing itself; the rules its validation ratcheted still warn.

@@ -418,13 +418,22 @@ export interface SchemaUpdate {
   readonly ratchet: RatchetPosition;
 }
 
+/** A custom resource's schema problems by kind, which the reference reports apart. */
+export interface SchemaProblems {
+  /** The schema validator's value checks. */
+  readonly values: readonly FieldError[];
+  /** Embedded resources' apiVersion and kind. */
+  readonly embedded: readonly FieldError[];
+  /** List sets' and maps' repeated items. */
+  readonly lists: readonly FieldError[];
+}
+
 /**
- * Every schema problem of `object` (a whole custom resource, already pruned and defaulted), in
- * the reference's order: value checks, embedded resources, list uniqueness. On an update, value
- * problems of unchanged values are dropped, and list uniqueness is checked only when the stored
- * object had no such problem (as the reference ratchets it, all or nothing).
+ * Every schema problem of `object` (a whole custom resource, already pruned and defaulted). On
+ * an update, value problems of unchanged values are dropped, and list uniqueness is checked only
+ * when the stored object had no such problem (as the reference ratchets it, all or nothing).
  */
-export function validateBySchema(object: unknown, schema: JSONSchemaProps, update?: SchemaUpdate): FieldError[] {
+export function schemaProblems(object: unknown, schema: JSONSchemaProps, update?: SchemaUpdate): SchemaProblems {
   const state = newWalk();
   walk(state, '', FieldPath.root(), object, schema, true, update?.ratchet);
   let listErrors = state.listErrors;
@@ -433,7 +442,26 @@ export function validateBySchema(object: unknown, schema: JSONSchemaProps, updat
     walk(stored, '', FieldPath.root(), update.old, schema, true);
     if (stored.listErrors.length > 0) listErrors = [];
   }
-  return [...state.valueErrors, ...state.embeddedErrors, ...listErrors];
+  return { values: state.valueErrors, embedded: state.embeddedErrors, lists: listErrors };
+}
+
+/**
+ * A status write's schema problems: the reference validates the status alone against its own
+ * schema (so messages name its members from there, `phase in body`, under the field path
+ * `status.phase`), and no embedded resource; list uniqueness over the whole object as on any
+ * update.
+ */
+export function statusSchemaProblems(object: unknown, schema: JSONSchemaProps, update: SchemaUpdate): SchemaProblems {
+  const state = newWalk();
+  const statusSchema = schema.properties?.status;
+  if (statusSchema !== undefined && isObject(object) && 'status' in object)
+    walk(state, '', FieldPath.root(), object.status, statusSchema, false, update.ratchet.key('status'));
+  // The messages name members from the status; the field paths are the object's.
+  const values = state.valueErrors.map((error) => ({
+    ...error,
+    field: error.field === '' ? 'status' : `status.${error.field}`,
+  }));
+  return { values, embedded: [], lists: schemaProblems(object, schema, update).lists };
 }
 
 /**

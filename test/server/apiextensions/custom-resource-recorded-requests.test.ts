@@ -23,6 +23,10 @@
  *   PUT, custom kind or built-in, JSON or YAML, and a JSON or merge patch that leaves one is the
  *   422 on the `patch`, on a custom resource's status too, where another kind or group is no
  *   error (its status strategy keeps the stored ones).
+ * - custom-resource-status-schema.json: a status write validates the status alone against its
+ *   schema: the messages name members from the status (`inner.n in body`), the field paths are
+ *   the object's (`status.inner.n`); lists and rules over the whole object; a refusal names the
+ *   kind the write named, which the stored object keeps.
  * - custom-resource-keyword-order.json: a value failing several schema keywords, and a CRD
  *   default doing so, in the order of kube-openapi's validators: the type, then every check that
  *   applies to the value's own JSON type (a string's first failing length or pattern, its
@@ -68,6 +72,7 @@ const FIXTURES = [
   'custom-resource-scale-paths.json',
   'custom-resource-keyword-order.json',
   'custom-resource-type-meta-types.json',
+  'custom-resource-status-schema.json',
 ].map(
   (file) =>
     JSON.parse(readFileSync(join(__dirname, 'fixtures', file), 'utf8')) as {

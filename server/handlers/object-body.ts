@@ -164,11 +164,16 @@ function checkTypeMeta(expected: BodyKind, value: unknown): void {
 
 /**
  * A custom resource is decoded unstructured, keeping the apiVersion and kind it names: a body
- * without a kind cannot be read at all (400), and the version it names must be the URL's (400).
+ * without a kind cannot be read at all (400), nor one whose apiVersion is null, which the
+ * unstructured object's accessor refuses (400), and the version it names must be the URL's (400).
  */
 function checkCustomResourceBody(expected: BodyKind, record: Record<string, unknown>, body: Buffer): void {
   if (typeof record.kind !== 'string' || record.kind === '')
     throw unrecognizedObject(expected.kind, `Object 'Kind' is missing in '${body.toString('utf8')}'`, body);
+  if ('apiVersion' in record && record.apiVersion === null)
+    throw badRequest(
+      `${record.kind} in version "" cannot be handled as a ${expected.kind}: .apiVersion accessor error: <nil> is of the type <nil>, expected string`,
+    );
 }
 
 function checkCustomResourceVersion(kind: BodyKind, record: Record<string, unknown>): void {

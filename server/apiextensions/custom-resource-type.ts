@@ -31,9 +31,10 @@ import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
 import { publishedKindSchema, publishedListSchema } from './published-schema';
 import { pruneBySchema } from './schema-pruning';
-import { validateBySchema } from './schema-validation';
+import { schemaProblems, statusSchemaProblems } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
 import { RatchetPosition } from './ratcheting';
+import { validateCustomScaleSpec, validateCustomScaleStatus } from '../registry/store/custom-scale';
 
 import { groupVersionString, type GroupVersion } from '../../api/identity';
 import type { SelectableFields } from '../selectors/field-selector';
@@ -55,6 +56,7 @@ function scaleOf(version: CustomResourceDefinitionVersion): ScaleSubresource | u
     specReplicasPath: dotted(scale.specReplicasPath),
     statusReplicasPath: dotted(scale.statusReplicasPath),
     ...(scale.labelSelectorPath ? { labelSelectorPath: dotted(scale.labelSelectorPath) } : {}),
+    unstructuredParent: true,
   };
 }
 
@@ -141,11 +143,24 @@ const RULE_BLOCKING_ERRORS = new Set([
 function validateCustomResource(
   object: KubeObject,
   old: KubeObject | undefined,
-  schema: JSONSchemaProps | undefined,
+  options: {
+    readonly schema: JSONSchemaProps | undefined;
+    readonly scaleErrors: FieldError[];
+    /** A status write: its status alone is validated by the schema (statusSchemaProblems). */
+    readonly statusOnly?: boolean;
+  },
 ): FieldError[] {
-  if (schema === undefined) return [];
+  const { schema, scaleErrors } = options;
+  if (schema === undefined) return scaleErrors;
   const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
-  const errors = validateBySchema(object, schema, ratchet && { old, ratchet });
+  const update = ratchet && { old, ratchet };
+  const problems =
+    options.statusOnly && update !== undefined
+      ? statusSchemaProblems(object, schema, update)
+      : schemaProblems(object, schema, update);
+  // The reference's order: the schema's value checks and the scale's paths (its validator's),
+  // then embedded resources, then lists (its strategy's).
+  const errors = [...problems.values, ...scaleErrors, ...problems.embedded, ...problems.lists];
   if (!hasValidationRules(schema)) return errors;
   if (errors.some((error) => RULE_BLOCKING_ERRORS.has(error.type))) {
     errors.push({
@@ -172,17 +187,10 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
   const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
   const namespaced = scope === 'Namespaced';
   const schemaFor = (version: string) => schemaOf(crd, version);
-  // The strategy differs by whether the version's status is a subresource (a write of the main
-  // resource then keeps the stored status); one strategy for each answer.
-  const strategies = new Map<boolean, Strategy>();
-  const strategyFor = (hasStatus: boolean): Strategy => {
-    let strategy = strategies.get(hasStatus);
-    if (strategy === undefined) {
-      strategy = customResourceStrategy({ namespaced, hasStatus, schemaFor, storageVersion: storage.name });
-      strategies.set(hasStatus, strategy);
-    }
-    return strategy;
-  };
+  // The strategy differs by the version's subresources: a write of the main resource keeps the
+  // stored status where status is one, and the scale's paths are checked where scale is one.
+  const strategyFor = (hasStatus: boolean, scale: ScaleSubresource | undefined): Strategy =>
+    customResourceStrategy({ namespaced, hasStatus, scale, schemaFor, storageVersion: storage.name });
   // Each served version has its own subresources and selectable fields, as the reference serves
   // them; the preferred version's stand for the type where no version is asked for.
   const ownOf = (version: CustomResourceDefinitionVersion) => {
@@ -191,7 +199,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     return {
       subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
       selectableFields: selectableFieldsOf(version),
-      strategy: strategyFor(hasStatus),
+      strategy: strategyFor(hasStatus, scale),
     };
   };
   const versions: ServedVersion[] = served.map((version) => ({
@@ -267,10 +275,17 @@ function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): str
 function customResourceStrategy(options: {
   readonly namespaced: boolean;
   readonly hasStatus: boolean;
+  readonly scale: ScaleSubresource | undefined;
   readonly schemaFor: (version: string) => JSONSchemaProps | undefined;
   readonly storageVersion: string;
 }): Strategy {
-  const { namespaced, hasStatus, schemaFor, storageVersion } = options;
+  const { namespaced, hasStatus, scale, schemaFor, storageVersion } = options;
+  // The scale's paths must read as the Scale reads them: on a write of the whole object both
+  // replicas paths and the selector's, on a status write those of the status alone.
+  const scaleErrors = (object: KubeObject): FieldError[] =>
+    scale === undefined ? [] : [...validateCustomScaleSpec(object, scale), ...validateCustomScaleStatus(object, scale)];
+  const statusScaleErrors = (object: KubeObject): FieldError[] =>
+    scale === undefined ? [] : validateCustomScaleStatus(object, scale);
   return buildStrategy(
     { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
     {
@@ -287,8 +302,19 @@ function customResourceStrategy(options: {
       tracksGeneration: true,
       // The reference's status strategy copies the stored object but for its status (and managedFields).
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
-      validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
-      validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
+      validate: (object) =>
+        validateCustomResource(object, undefined, {
+          schema: schemaFor(storageVersion),
+          scaleErrors: scaleErrors(object),
+        }),
+      validateUpdate: (object, old) =>
+        validateCustomResource(object, old, { schema: schemaFor(storageVersion), scaleErrors: scaleErrors(object) }),
+      validateStatusUpdate: (object, old) =>
+        validateCustomResource(object, old, {
+          schema: schemaFor(storageVersion),
+          scaleErrors: statusScaleErrors(object),
+          statusOnly: true,
+        }),
       warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],
       // The status strategy warns of nothing itself; the rules its validation ratcheted still warn.
       statusWarnings: (object) => ratchetedRuleFailures.get(object) ?? [],

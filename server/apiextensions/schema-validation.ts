@@ -96,69 +96,88 @@ function typeMatches(schema: JSONSchemaProps, actual: string): boolean {
   return schema.type === 'number' && actual === 'integer';
 }
 
-/** The checks of one node on its value, without descending (value validations, also under allOf/anyOf/oneOf/not). */
-function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
+/** Where a node's checks descend into its value: a list's items, an object's members. */
+interface Descent {
+  readonly items: () => void;
+  readonly members: () => void;
+}
+
+/**
+ * The checks of one node on its value (value validations, also under allOf/anyOf/oneOf/not), in
+ * the order of kube-openapi's SchemaValidator: the type, the junctors, then each validator that
+ * applies to the value's own JSON type, whether or not it is the declared one: the string's
+ * (its first failing length or pattern), its format, the number's, the list's (its items
+ * first, then its bounds), the enum, the object's (its bounds, its members, then the required
+ * ones). A null meets the type and the enum only. `descend` walks the items and members, where
+ * the value is of the declared type.
+ */
+function checkNode(
+  name: string,
+  value: unknown,
+  schema: JSONSchemaProps,
+  report: (error: FieldError) => void,
+  descend?: Descent,
+): void {
   const actual = jsonType(value);
   if (actual === 'null') {
     if (schema.type && !schema.nullable)
-      errors.push(typeInvalid(name, 'null', `${name} in body must be of type ${schema.type}: "null"`));
+      report(typeInvalid(name, 'null', `${name} in body must be of type ${schema.type}: "null"`));
     else if (schema.enum !== undefined && !schema.enum.some((member) => member === null))
-      checkEnum(name, value, schema.enum, errors);
+      checkEnum(name, value, schema.enum, report);
     return;
   }
+  let declaredType = true;
   if (schema['x-kubernetes-int-or-string'] === true && schema.type === undefined) {
     if (actual !== 'integer' && actual !== 'string') {
-      errors.push(typeInvalid(name, actual, `${name} in body must be of type integer,string: "${actual}"`));
-      return;
+      report(typeInvalid(name, actual, `${name} in body must be of type integer,string: "${actual}"`));
+      declaredType = false;
     }
   } else if (!typeMatches(schema, actual)) {
-    errors.push(typeInvalid(name, actual, `${name} in body must be of type ${schema.type}: "${actual}"`));
-    return;
+    report(typeInvalid(name, actual, `${name} in body must be of type ${schema.type}: "${actual}"`));
+    declaredType = false;
   }
-  if (typeof value === 'string') checkString(name, value, schema, errors);
-  if (typeof value === 'number') checkNumber(name, value, schema, errors);
+  checkJunctors(name, value, schema, report);
+  if (typeof value === 'string') checkString(name, value, schema, report);
+  if (typeof value === 'number') checkNumber(name, value, schema, report);
   if (Array.isArray(value)) {
+    if (declaredType) descend?.items();
     if (schema.minItems !== undefined && value.length < schema.minItems) {
-      errors.push(invalid(pathOf(name), value.length, `${name} in body should have at least ${schema.minItems} items`));
+      report(invalid(pathOf(name), value.length, `${name} in body should have at least ${schema.minItems} items`));
     }
     if (schema.maxItems !== undefined && value.length > schema.maxItems)
-      errors.push(tooMany(name, value.length, schema.maxItems));
+      report(tooMany(name, value.length, schema.maxItems));
   }
+  if (schema.enum !== undefined) checkEnum(name, value, schema.enum, report);
   if (isObject(value)) {
     const size = Object.keys(value).length;
     if (schema.minProperties !== undefined && size < schema.minProperties) {
-      errors.push(
-        invalid(pathOf(name), size, `${name} in body should have at least ${schema.minProperties} properties`),
-      );
+      report(invalid(pathOf(name), size, `${name} in body should have at least ${schema.minProperties} properties`));
     }
     if (schema.maxProperties !== undefined && size > schema.maxProperties)
-      errors.push(tooMany(name, size, schema.maxProperties));
+      report(tooMany(name, size, schema.maxProperties));
+    if (declaredType) descend?.members();
     for (const key of schema.required ?? []) {
-      if (!(key in value)) errors.push(required(pathOf(child(name, key))));
+      if (!(key in value)) report(required(pathOf(child(name, key))));
     }
   }
-  if (schema.enum !== undefined) checkEnum(name, value, schema.enum, errors);
-  checkJunctors(name, value, schema, errors);
 }
 
-function checkString(name: string, value: string, schema: JSONSchemaProps, errors: FieldError[]): void {
+/** The string's lengths and pattern, of which the validator reports the first that fails; then its format. */
+function checkString(name: string, value: string, schema: JSONSchemaProps, report: (error: FieldError) => void): void {
   const length = runeLength(value);
-  if (schema.maxLength !== undefined && length > schema.maxLength) errors.push(tooLong(pathOf(name), schema.maxLength));
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    errors.push(invalid(pathOf(name), value, `${name} in body should be at least ${schema.minLength} chars long`));
-  }
-  if (schema.pattern !== undefined) {
-    const pattern = patternOf(schema.pattern);
-    if (pattern !== null && !pattern.test(value))
-      errors.push(invalid(pathOf(name), value, `${name} in body should match '${schema.pattern}'`));
-  }
+  const pattern = schema.pattern === undefined ? null : patternOf(schema.pattern);
+  if (schema.maxLength !== undefined && length > schema.maxLength) report(tooLong(pathOf(name), schema.maxLength));
+  else if (schema.minLength !== undefined && length < schema.minLength)
+    report(invalid(pathOf(name), value, `${name} in body should be at least ${schema.minLength} chars long`));
+  else if (pattern !== null && !pattern.test(value))
+    report(invalid(pathOf(name), value, `${name} in body should match '${schema.pattern}'`));
   if (
     schema.format !== undefined &&
     schema.format !== '' &&
     schema.type === 'string' &&
     formatError(schema.format, value)
   ) {
-    errors.push(typeInvalid(name, value, `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}`));
+    report(typeInvalid(name, value, `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}`));
   }
 }
 
@@ -168,7 +187,7 @@ function checkString(name: string, value: string, schema: JSONSchemaProps, error
  * minimum of 1.5 and a factor of 0.25 is 0), a float64 against them as they are. multipleOf
  * comes first, then minimum, then maximum, as the validator merges its results.
  */
-function checkNumber(name: string, value: number, schema: JSONSchemaProps, errors: FieldError[]): void {
+function checkNumber(name: string, value: number, schema: JSONSchemaProps, report: (error: FieldError) => void): void {
   const { minimum, maximum, multipleOf } = schema;
   const asInt64 = isGoInt64(value);
   const inValueType = (bound: number) => {
@@ -179,7 +198,7 @@ function checkNumber(name: string, value: number, schema: JSONSchemaProps, error
   if (multipleOf !== undefined) {
     const factor = inValueType(multipleOf);
     if (factor.compared <= 0)
-      errors.push(
+      report(
         invalid(
           pathOf(name),
           new GoValue(factor.shown),
@@ -187,20 +206,20 @@ function checkNumber(name: string, value: number, schema: JSONSchemaProps, error
         ),
       );
     else if (factor.int64 !== undefined ? BigInt(value) % factor.int64 !== 0n : !isFloatMultiple(value, multipleOf))
-      errors.push(invalid(pathOf(name), value, `${name} in body should be a multiple of ${factor.shown}`));
+      report(invalid(pathOf(name), value, `${name} in body should be a multiple of ${factor.shown}`));
   }
   if (minimum !== undefined) {
     const bound = inValueType(minimum);
     if (schema.exclusiveMinimum ? value <= bound.compared : value < bound.compared) {
       const words = schema.exclusiveMinimum ? 'should be greater than' : 'should be greater than or equal to';
-      errors.push(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
+      report(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
     }
   }
   if (maximum !== undefined) {
     const bound = inValueType(maximum);
     if (schema.exclusiveMaximum ? value >= bound.compared : value > bound.compared) {
       const words = schema.exclusiveMaximum ? 'should be less than' : 'should be less than or equal to';
-      errors.push(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
+      report(invalid(pathOf(name), value, `${name} in body ${words} ${bound.shown}`));
     }
   }
 }
@@ -223,33 +242,43 @@ function isFloatMultiple(value: number, factor: number): boolean {
   return (quotient - whole) / (quotient + whole) < WHOLE_QUOTIENT_EPSILON;
 }
 
-function checkEnum(name: string, value: unknown, members: readonly unknown[], errors: FieldError[]): void {
+function checkEnum(
+  name: string,
+  value: unknown,
+  members: readonly unknown[],
+  report: (error: FieldError) => void,
+): void {
   if (members.some((member) => deepEqual(member, value))) return;
   const supported = members.map((member) => (typeof member === 'string' ? member : goMarshal(member)));
-  errors.push(notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goMarshal(value)), supported));
+  report(notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goMarshal(value)), supported));
 }
 
 function nodeErrors(name: string, value: unknown, schema: JSONSchemaProps): FieldError[] {
   const errors: FieldError[] = [];
-  checkNode(name, value, schema, errors);
+  checkNode(name, value, schema, (error) => errors.push(error));
   return errors;
 }
 
 /** allOf, anyOf, oneOf and not: value validations on the same value (structural schemas keep them type-free). */
-function checkJunctors(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
-  for (const part of schema.allOf ?? []) errors.push(...nodeErrors(name, value, part));
+function checkJunctors(
+  name: string,
+  value: unknown,
+  schema: JSONSchemaProps,
+  report: (error: FieldError) => void,
+): void {
+  for (const part of schema.allOf ?? []) nodeErrors(name, value, part).forEach(report);
   const quoted = JSON.stringify(name);
   if (
     schema.anyOf !== undefined &&
     schema.anyOf.length > 0 &&
     !schema.anyOf.some((part) => nodeErrors(name, value, part).length === 0)
   ) {
-    errors.push(invalid(FieldPath.root(), '', `${quoted} must validate at least one schema (anyOf)`));
+    report(invalid(FieldPath.root(), '', `${quoted} must validate at least one schema (anyOf)`));
   }
   if (schema.oneOf !== undefined && schema.oneOf.length > 0) {
     const passing = schema.oneOf.filter((part) => nodeErrors(name, value, part).length === 0).length;
     if (passing !== 1)
-      errors.push(
+      report(
         invalid(
           FieldPath.root(),
           '',
@@ -258,7 +287,7 @@ function checkJunctors(name: string, value: unknown, schema: JSONSchemaProps, er
       );
   }
   if (schema.not !== undefined && nodeErrors(name, value, schema.not).length === 0) {
-    errors.push(invalid(FieldPath.root(), '', `${quoted} must not validate the schema (not)`));
+    report(invalid(FieldPath.root(), '', `${quoted} must not validate the schema (not)`));
   }
 }
 
@@ -346,32 +375,41 @@ function walk(
   atRoot: boolean,
   ratchet?: RatchetPosition,
 ): void {
-  const before = state.valueErrors.length;
-  checkNode(name, value, schema, state.valueErrors);
-  const failed = state.valueErrors.length > before;
-  if (failed && ratchet?.ratchets()) state.valueErrors.length = before;
-  if (failed && !typeMatches(schema, jsonType(value))) return;
-  if (Array.isArray(value)) {
-    const items = itemsOf(schema);
-    if (items !== undefined)
-      value.forEach((item, index) =>
-        walk(state, `${name}[${index}]`, path.index(index), item, items, false, ratchet?.index(index)),
-      );
-    listDuplicates(path, value, schema, state.listErrors);
-    return;
+  // The node's own errors are dropped where ratcheting keeps an unchanged value (its members'
+  // are judged at their own positions).
+  const own = new Set<FieldError>();
+  const report = (error: FieldError) => {
+    state.valueErrors.push(error);
+    own.add(error);
+  };
+  const items = itemsOf(schema);
+  checkNode(name, value, schema, report, {
+    items: () => {
+      if (items !== undefined)
+        (value as unknown[]).forEach((item, index) =>
+          walk(state, `${name}[${index}]`, path.index(index), item, items, false, ratchet?.index(index)),
+        );
+    },
+    members: () => {
+      const record = value as Record<string, unknown>;
+      if (schema['x-kubernetes-embedded-resource'] === true)
+        state.embeddedErrors.push(...embeddedResourceErrors(path, record));
+      for (const [key, member] of Object.entries(record)) {
+        // metadata, apiVersion and kind of the root are checked by the generic object rules.
+        if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
+        const property = schema.properties?.[key];
+        if (property !== undefined)
+          walk(state, child(name, key), path.child(key), member, property, false, ratchet?.key(key));
+        else if (typeof schema.additionalProperties === 'object')
+          walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false, ratchet?.key(key));
+      }
+    },
+  });
+  if (own.size > 0 && ratchet?.ratchets()) {
+    const kept = state.valueErrors.filter((error) => !own.has(error));
+    state.valueErrors.splice(0, state.valueErrors.length, ...kept);
   }
-  if (!isObject(value)) return;
-  if (schema['x-kubernetes-embedded-resource'] === true)
-    state.embeddedErrors.push(...embeddedResourceErrors(path, value));
-  for (const [key, member] of Object.entries(value)) {
-    // metadata, apiVersion and kind of the root are checked by the generic object rules.
-    if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
-    const property = schema.properties?.[key];
-    if (property !== undefined)
-      walk(state, child(name, key), path.child(key), member, property, false, ratchet?.key(key));
-    else if (typeof schema.additionalProperties === 'object')
-      walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false, ratchet?.key(key));
-  }
+  if (Array.isArray(value) && typeMatches(schema, 'array')) listDuplicates(path, value, schema, state.listErrors);
 }
 
 /** An update's stored object and where ratcheting starts (ratcheting.ts). */
@@ -380,13 +418,22 @@ export interface SchemaUpdate {
   readonly ratchet: RatchetPosition;
 }
 
+/** A custom resource's schema problems by kind, which the reference reports apart. */
+export interface SchemaProblems {
+  /** The schema validator's value checks. */
+  readonly values: readonly FieldError[];
+  /** Embedded resources' apiVersion and kind. */
+  readonly embedded: readonly FieldError[];
+  /** List sets' and maps' repeated items. */
+  readonly lists: readonly FieldError[];
+}
+
 /**
- * Every schema problem of `object` (a whole custom resource, already pruned and defaulted), in
- * the reference's order: value checks, embedded resources, list uniqueness. On an update, value
- * problems of unchanged values are dropped, and list uniqueness is checked only when the stored
- * object had no such problem (as the reference ratchets it, all or nothing).
+ * Every schema problem of `object` (a whole custom resource, already pruned and defaulted). On
+ * an update, value problems of unchanged values are dropped, and list uniqueness is checked only
+ * when the stored object had no such problem (as the reference ratchets it, all or nothing).
  */
-export function validateBySchema(object: unknown, schema: JSONSchemaProps, update?: SchemaUpdate): FieldError[] {
+export function schemaProblems(object: unknown, schema: JSONSchemaProps, update?: SchemaUpdate): SchemaProblems {
   const state = newWalk();
   walk(state, '', FieldPath.root(), object, schema, true, update?.ratchet);
   let listErrors = state.listErrors;
@@ -395,12 +442,35 @@ export function validateBySchema(object: unknown, schema: JSONSchemaProps, updat
     walk(stored, '', FieldPath.root(), update.old, schema, true);
     if (stored.listErrors.length > 0) listErrors = [];
   }
-  return [...state.valueErrors, ...state.embeddedErrors, ...listErrors];
+  return { values: state.valueErrors, embedded: state.embeddedErrors, lists: listErrors };
 }
 
-/** Every schema problem of a value that is not a whole resource (a schema's `default`). */
+/**
+ * A status write's schema problems: the reference validates the status alone against its own
+ * schema (so messages name its members from there, `phase in body`, under the field path
+ * `status.phase`), and no embedded resource; list uniqueness over the whole object as on any
+ * update.
+ */
+export function statusSchemaProblems(object: unknown, schema: JSONSchemaProps, update: SchemaUpdate): SchemaProblems {
+  const state = newWalk();
+  const statusSchema = schema.properties?.status;
+  if (statusSchema !== undefined && isObject(object) && 'status' in object)
+    walk(state, '', FieldPath.root(), object.status, statusSchema, false, update.ratchet.key('status'));
+  // The messages name members from the status; the field paths are the object's.
+  const values = state.valueErrors.map((error) => ({
+    ...error,
+    field: error.field === '' ? 'status' : `status.${error.field}`,
+  }));
+  return { values, embedded: [], lists: schemaProblems(object, schema, update).lists };
+}
+
+/**
+ * Every schema problem of a value that is not a whole resource (a schema's `default`): the
+ * reference judges a default by the schema validator alone, so a set's or map's repeated
+ * items are no problem there.
+ */
 export function validateValueBySchema(value: unknown, schema: JSONSchemaProps): FieldError[] {
   const state = newWalk();
   walk(state, '', FieldPath.root(), value, schema, false);
-  return [...state.valueErrors, ...state.embeddedErrors, ...state.listErrors];
+  return [...state.valueErrors, ...state.embeddedErrors];
 }

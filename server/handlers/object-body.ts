@@ -18,6 +18,7 @@ import {
   decodeValue,
   NO_REPEATED_KEYS,
   parseBody,
+  typeMetaReadError,
   unrecognizedObject,
   type DecodedObject,
   type Definitions,
@@ -26,6 +27,7 @@ import {
 import { isObject } from '../json/value';
 import type { WarningRecorder } from '../request/warning-recorder';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
+import type { WriteTarget } from '../registry/store/update';
 import type { HandlerScope } from './scope';
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */
@@ -54,12 +56,20 @@ export interface BodyKind {
    * and kind they name, which are then checked (see decodeTyped).
    */
   readonly prune?: (object: KubeObject) => string[];
+  /**
+   * The write keeps only the object's status: a custom resource's status strategy copies the
+   * rest, apiVersion and kind included, from the stored object, so the reference never checks
+   * those the body or patch names (a body's version must still be the URL's), and they stay
+   * as named: a refusal of the write names them.
+   */
+  readonly statusOnly?: boolean;
 }
 
 /** An endpoint's own kind: known as the kinds its registry serves. */
-export function endpointBodyKind(scope: HandlerScope): BodyKind {
+export function endpointBodyKind(scope: HandlerScope, target: WriteTarget = 'main'): BodyKind {
   const prune = scope.type.prune?.bind(scope.type);
   return {
+    ...(target === 'status' ? { statusOnly: true } : {}),
     definitions: scope.context.definitions,
     definition: scope.version.definition,
     group: scope.type.group,
@@ -154,11 +164,16 @@ function checkTypeMeta(expected: BodyKind, value: unknown): void {
 
 /**
  * A custom resource is decoded unstructured, keeping the apiVersion and kind it names: a body
- * without a kind cannot be read at all (400), and the version it names must be the URL's (400).
+ * without a kind cannot be read at all (400), nor one whose apiVersion is null, which the
+ * unstructured object's accessor refuses (400), and the version it names must be the URL's (400).
  */
 function checkCustomResourceBody(expected: BodyKind, record: Record<string, unknown>, body: Buffer): void {
   if (typeof record.kind !== 'string' || record.kind === '')
     throw unrecognizedObject(expected.kind, `Object 'Kind' is missing in '${body.toString('utf8')}'`, body);
+  if ('apiVersion' in record && record.apiVersion === null)
+    throw badRequest(
+      `${record.kind} in version "" cannot be handled as a ${expected.kind}: .apiVersion accessor error: <nil> is of the type <nil>, expected string`,
+    );
 }
 
 function checkCustomResourceVersion(kind: BodyKind, record: Record<string, unknown>): void {
@@ -196,8 +211,8 @@ function checkCustomResourceTypeMeta(expectedKind: BodyKind, record: Record<stri
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
  * patched object and the decoder's own error, where a body gets the 400 above.
  */
-export function decodeParsed(scope: HandlerScope, patched: PatchedValue): DecodedObject {
-  return decodeParsedOfKind(endpointBodyKind(scope), patched);
+export function decodeParsed(scope: HandlerScope, patched: PatchedValue, target?: WriteTarget): DecodedObject {
+  return decodeParsedOfKind(endpointBodyKind(scope, target), patched);
 }
 
 interface PatchedValue {
@@ -209,11 +224,18 @@ interface PatchedValue {
   readonly shownPatch: () => string;
   /** Where the decoding's warnings go when the result is then refused (custom resources). */
   readonly warnings?: WarningRecorder;
+  /** A strategic merge's result, converted from its map (decode.ts's fromMap). */
+  readonly fromMap?: boolean;
 }
 
 /** decodeParsed for a patch's result that must be of the expected kind. */
 export function decodeParsedOfKind(expected: BodyKind, patched: PatchedValue): DecodedObject {
   const { value, shownPatch } = patched;
+  // A JSON or merge patch's result is decoded as a body is, its type meta read first; a
+  // strategic one is converted from its map, where nothing reads it so.
+  const typeMetaError = patched.fromMap ? undefined : typeMetaReadError(value);
+  if (typeMetaError !== undefined)
+    throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), shownPatch(), typeMetaError)]);
   // A custom resource's type meta is checked after its decoding (decodeTyped).
   const problem = expected.prune === undefined ? typeMetaProblem(expected, value) : undefined;
   if (problem !== undefined)
@@ -266,6 +288,7 @@ function decodeTyped(
     /** The body as sent, for a whole body. */
     body?: Buffer;
     warnings?: WarningRecorder;
+    fromMap?: boolean;
   },
 ): DecodedObject {
   const { value, duplicates, options } = input;
@@ -282,6 +305,7 @@ function decodeTyped(
       wholeBody: input.wholeBody,
       shownPatch: input.shownPatch,
       patchProblems: input.patchProblems,
+      fromMap: input.fromMap,
       ...(expected.prune ? { prune: expected.prune } : {}),
     },
     value,
@@ -291,15 +315,17 @@ function decodeTyped(
   if (custom) {
     try {
       if (input.wholeBody) checkCustomResourceVersion(expected, object);
-      checkCustomResourceTypeMeta(expected, object);
+      if (!expected.statusOnly) checkCustomResourceTypeMeta(expected, object);
     } catch (error) {
       // The reference warns of the decoding's unknown fields before it refuses the object.
       for (const warning of decoded.warnings) input.warnings?.add(warning);
       throw error;
     }
   }
-  object.apiVersion = apiVersionOfKind(expected);
-  object.kind = expected.kind;
+  if (!(custom && expected.statusOnly)) {
+    object.apiVersion = apiVersionOfKind(expected);
+    object.kind = expected.kind;
+  }
   if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
   return decoded;
 }
@@ -347,8 +373,9 @@ export async function decodeObjectBody(
   scope: HandlerScope,
   req: Request,
   options: WriteOptions,
+  target?: WriteTarget,
 ): Promise<DecodedObject> {
-  return await decodeBodyOfKind(req, objectBodyFormat(scope, req), endpointBodyKind(scope), options);
+  return await decodeBodyOfKind(req, objectBodyFormat(scope, req), endpointBodyKind(scope, target), options);
 }
 
 /** Reads and decodes a POST/PUT body of a known format into an object of the expected kind. */

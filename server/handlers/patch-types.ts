@@ -18,7 +18,8 @@ import { jsonPatchStrictProblems, mapPatchStrictProblems } from '../patch/strict
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
-import type { Definitions } from '../validation/decode';
+import { parseJsonKeepingNumbers, type Definitions } from '../validation/decode';
+import { firstOverflowingLiteral } from '../validation/number-literal';
 import { checkNestingDepth } from '../request/nesting';
 import type { FieldValidation } from '../request/query';
 import { goMarshalPatched, isObject, type Touched } from '../json/value';
@@ -45,6 +46,11 @@ export interface PatchType {
    * Warn), ahead of what the patched object's decoding reports.
    */
   strictProblems(body: Buffer): readonly string[];
+  /**
+   * The reference converts the result from its map into the Go type (a strategic merge) rather
+   * than decoding its JSON (decode.ts's fromMap).
+   */
+  readonly resultFromMap?: true;
 }
 
 /** The reference's answer to a patch that parses but cannot apply: 422 with the library's text as a cause. */
@@ -185,6 +191,13 @@ function withTypeMetaOf(current: KubeObject, patched: unknown): unknown {
   return kept;
 }
 
+/** Whether JSON.parse made a number of the value Infinity (a literal past float64). */
+function hasInfinity(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some(hasInfinity);
+}
+
 /**
  * Strategic merge needs the kind's Go schema (endpoints of kinds without one do not take it,
  * see patchRequestType). The definition is found by the object's apiVersion and kind, since
@@ -195,6 +208,11 @@ const strategicMergePatch: PatchType = {
     // Unlike a merge patch, a strategic one decodes `null` as an empty patch.
     if (body.toString('utf8').trim() === 'null') return {};
     const patch = mergePatch.parse(body, options) as Record<string, unknown>;
+    // The reference decodes the patch into a map of Go numbers: one past float64 is no patch.
+    if (hasInfinity(patch)) {
+      const overflowing = firstOverflowingLiteral(parseJsonKeepingNumbers(body.toString('utf8')));
+      throw badRequest(`json: cannot unmarshal number ${overflowing} into Go value of type float64`);
+    }
     // A directive on the whole object would replace or delete it; the reference refuses it.
     if (patch.$patch === 'replace' || patch.$patch === 'delete')
       throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
@@ -222,6 +240,7 @@ const strategicMergePatch: PatchType = {
   },
   shown: (patch) => goValue(patch),
   strictProblems: mergePatch.strictProblems,
+  resultFromMap: true,
 };
 
 export interface PatchDocument {

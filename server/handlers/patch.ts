@@ -73,14 +73,19 @@ async function patchObject(
       const patched = patchType.apply(current!, document);
       const shownPatch = () => patchType.shown(document, patched);
       checkPatchedTypeMeta(scope, patched, { name: info.name, shownPatch });
-      const decoded = decodeParsed(scope, {
-        value: patched,
-        duplicates: NO_REPEATED_KEYS,
-        patchProblems: strictProblems,
-        options,
-        shownPatch,
-        warnings: req.warnings,
-      });
+      const decoded = decodeParsed(
+        scope,
+        {
+          value: patched,
+          duplicates: NO_REPEATED_KEYS,
+          patchProblems: strictProblems,
+          options,
+          shownPatch,
+          warnings: req.warnings,
+          fromMap: patchType.resultFromMap,
+        },
+        target,
+      );
       addWarnings(req, decoded.warnings);
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);

@@ -116,6 +116,7 @@ export function scaleWriteHandler(
             patchProblems: strictProblems,
             options,
             shownPatch,
+            fromMap: patchType!.resultFromMap,
           });
           checkNamespace(scope, object, info.namespace);
           checkName(object, info.name);

@@ -16,7 +16,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
   return async ({ info, req, res }) => {
     addWarnings(req, deprecationWarnings(scope));
     const options = parseWriteOptions(queryOf(req), 'UpdateOptions');
-    const decoded = await decodeObjectBody(scope, req, options);
+    const decoded = await decodeObjectBody(scope, req, options, target);
     addWarnings(req, decoded.warnings);
     auditRequestObject(req, decoded.object, (copy) =>
       scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),

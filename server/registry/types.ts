@@ -96,8 +96,16 @@ export interface ScaleSubresource {
   readonly labelSelectorPath?: string; // e.g. 'status.selector' (string form) or 'spec.selector' (object)
   /** The selector there is a set of labels (a replication controller's), not a LabelSelector. */
   readonly labelSelectorIsSet?: true;
-  /** Built-in kinds: a Scale written has its metadata checked (see store/scale.ts); custom resources' not. */
+  /**
+   * Built-in kinds: a Scale written has its metadata and replicas checked (see store/scale.ts);
+   * custom resources' not, their parent's validation judging the replicas written.
+   */
   readonly checksMetadata?: true;
+  /**
+   * Custom resources: the parent is read as the reference reads an unstructured object for its
+   * Scale (store/custom-scale.ts), a member of the wrong type there failing the read.
+   */
+  readonly unstructuredParent?: true;
 }
 
 export interface Subresources {

@@ -22,6 +22,7 @@ import {
 import { firstOverflowingLiteral, NumberLiteral, plainNumbers } from './number-literal';
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
+import { goInt64OfFloat, isGoInt64 } from '../../api/go-number';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
@@ -52,6 +53,8 @@ export interface SchemaNode {
   readonly 'x-kubernetes-patch-strategy'?: string | readonly string[];
   /** JSON types a string-typed definition also takes (IntOrString: integer; Quantity: number). */
   readonly 'x-capstan-openapi-v3-one-of'?: readonly string[];
+  /** The member's protobuf tag, which follows its place in the Go struct. */
+  readonly 'x-capstan-protobuf'?: { readonly tag: number };
 }
 
 export type Definitions = Readonly<Record<string, SchemaNode>>;
@@ -126,6 +129,22 @@ function summarizeData(body: Buffer): string {
 const TYPE_META_STRUCT =
   'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
+/**
+ * The reference's decoder reads a body's apiVersion and kind first, into that struct of two
+ * strings, matching the names in any case: a member of another JSON type there fails before
+ * anything else is read (a null reads as empty), and Go names the first in the text.
+ */
+export function typeMetaReadError(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  for (const [member, field] of Object.entries(value)) {
+    const name = member.toLowerCase() === 'apiversion' ? 'apiVersion' : member.toLowerCase() === 'kind' ? 'kind' : '';
+    if (name === '' || field === null || typeof field === 'string') continue;
+    const kind = field instanceof NumberLiteral ? 'number' : jsonKind(field);
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${kind} into Go struct field .${name} of type string`;
+  }
+  return undefined;
+}
+
 export function parseBody(options: {
   readonly body: Buffer;
   readonly format: BodyFormat;
@@ -150,6 +169,7 @@ export function parseBody(options: {
         `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${TYPE_META_STRUCT}`,
         options.body,
       );
+    checkTypeMetaMembers(value, options);
     return {
       value,
       repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: repeatedKeys } : NO_REPEATED_KEYS,
@@ -166,6 +186,7 @@ export function parseBody(options: {
     );
   }
   checkNestingDepth(value, 'json');
+  checkTypeMetaMembers(value, options);
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
   return {
     value,
@@ -173,6 +194,11 @@ export function parseBody(options: {
       ? { fieldPaths: findDuplicateKeys(text), yamlLines: [], keysInOrder: () => keyPathsInOrder(text) }
       : NO_REPEATED_KEYS,
   };
+}
+
+function checkTypeMetaMembers(value: unknown, options: { readonly body: Buffer; readonly expectedKind: string }): void {
+  const error = typeMetaReadError(value);
+  if (error !== undefined) throw unrecognizedObject(options.expectedKind, error, options.body);
 }
 
 /** A YAML document as the reference reads it, or its refusal (bad syntax, a key or number JSON cannot hold, aliasing). */
@@ -373,6 +399,11 @@ export interface TypedResult {
 interface Walk {
   readonly definitions: Definitions;
   readonly unknownFields: string[];
+  /**
+   * The value is the map the reference converts into the Go type with its unstructured
+   * converter (a strategic merge's result) rather than JSON it unmarshals: see fromMapValue.
+   */
+  readonly fromMap: boolean;
   typeError?: string;
 }
 
@@ -535,6 +566,11 @@ class TypeNode {
     return this.declared !== undefined;
   }
 
+  /** Where a declared field comes in the Go struct (by its protobuf tag); unknown ones after all. */
+  fieldOrder(name: string): number {
+    return this.declared?.get(name)?.['x-capstan-protobuf']?.tag ?? Number.POSITIVE_INFINITY;
+  }
+
   /** The type of a declared field; undefined for an unknown one. */
   field(name: string): TypeNode | undefined {
     let found = this.fields.get(name);
@@ -638,9 +674,91 @@ interface Location {
   readonly parentStruct: string;
 }
 
+/** The Go kind the unstructured converter sees a decoded value as (reflect.Kind's names). */
+function goKindOfMapValue(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return isGoInt64(value) ? 'int64' : 'float64';
+  return Array.isArray(value) ? 'slice' : 'map';
+}
+
+/** The Go kind of a node of one plain JSON type; undefined for any other (those with their own decoding among them). */
+function plainGoKind(type: TypeNode): 'int32' | 'int64' | 'float64' | 'string' | 'bool' | undefined {
+  if (type.isQuantity || type.isBytes || type.timeLayout !== undefined) return undefined;
+  switch (type.accepted) {
+    case INTEGER:
+      return type.isInt32 ? 'int32' : 'int64';
+    case INTEGER | FRACTION:
+      return 'float64';
+    case STRING:
+      return 'string';
+    case BOOLEAN:
+      return 'bool';
+    default:
+      return undefined;
+  }
+}
+
+const NOT_CONVERTED = Symbol('not converted');
+
+/**
+ * runtime.DefaultUnstructuredConverter's reading of a map value into a member of a plain type or
+ * a struct, map or slice, where it differs from JSON's: integers convert between Go's integer
+ * types as Go converts them (int32 keeps the low 32 bits; a whole float64 goes through int64,
+ * which holds the least int64 for what it cannot), a fraction into an integer or a number into
+ * a string is "cannot convert", another kind "unrecognized type", and a container from what is
+ * none "cannot restore". NOT_CONVERTED where the ordinary typing applies.
+ */
+function fromMapValue(walk: Walk, value: unknown, type: TypeNode): unknown {
+  const source = goKindOfMapValue(value);
+  const kind = plainGoKind(type);
+  const refuse = (error: string) => {
+    walk.typeError ??= error;
+    return value;
+  };
+  // Types with their own JSON decoding get the value marshalled alone: their errors name no field.
+  const { node } = type.schema;
+  if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') {
+    if (source === 'string' || (source === 'int64' && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX))
+      return NOT_CONVERTED;
+    const what = source === 'int64' || source === 'float64' ? `number ${String(value)}` : jsonKind(value);
+    return refuse(`json: cannot unmarshal ${what} into Go value of type int32`);
+  }
+  if (type.isQuantity)
+    return source === 'string' || source === 'int64' || source === 'float64'
+      ? NOT_CONVERTED
+      : refuse(QUANTITY_FORMAT_ERROR);
+  if (type.timeLayout !== undefined)
+    return source === 'string'
+      ? NOT_CONVERTED
+      : refuse(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+  if (kind === 'int32' || kind === 'int64') {
+    if (source !== 'int64' && source !== 'float64') return refuse(`unrecognized type: ${kind}`);
+    const number = value as number;
+    if (source === 'float64' && Math.trunc(number) !== number) return refuse(`cannot convert float64 to ${kind}`);
+    const whole = source === 'int64' ? BigInt(number) : goInt64OfFloat(number);
+    return Number(kind === 'int32' ? BigInt.asIntN(32, whole) : whole);
+  }
+  if (kind === 'float64')
+    return source === 'int64' || source === 'float64' ? value : refuse('unrecognized type: float64');
+  if (kind === 'string') {
+    if (source === 'string') return value;
+    return refuse(source === 'int64' ? 'cannot convert int64 to string' : 'unrecognized type: string');
+  }
+  if (kind === 'bool') return source === 'bool' ? value : refuse('unrecognized type: bool');
+  if (type.accepted === OBJECT && source !== 'map')
+    return refuse(type.isStruct ? `cannot restore struct from: ${source}` : `cannot restore map from ${source}`);
+  if (type.accepted === ARRAY && source !== 'slice') return refuse(`cannot restore slice from ${source}`);
+  return NOT_CONVERTED;
+}
+
 function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Location): unknown {
   if (value === null) return type.zero();
   if (value instanceof NumberLiteral) return typeNumberLiteral(walk, value, type, location);
+  if (walk.fromMap) {
+    const converted = fromMapValue(walk, value, type);
+    if (converted !== NOT_CONVERTED) return converted;
+  }
   const bit = typeBit(value);
   if (
     (type.accepted & bit) === 0 ||
@@ -677,7 +795,12 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
   const out: Record<string, unknown> = {};
   if (type.isStruct) {
     const ownStruct = type.structName || location.parentStruct;
-    for (const key of Object.keys(record)) {
+    const keys = Object.keys(record);
+    // The unstructured converter walks a struct's fields in Go's order and stops at the first
+    // error; JSON is read in the text's. The members keep their order either way.
+    const visited = walk.fromMap ? [...keys].sort((a, b) => type.fieldOrder(a) - type.fieldOrder(b)) : keys;
+    const typed = new Map<string, unknown>();
+    for (const key of visited) {
       const child = record[key];
       const childPath = location.path === '' ? key : `${location.path}.${key}`;
       const field = type.field(key);
@@ -687,8 +810,9 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
       }
       if (child === null) continue;
       const goPath = location.goPath === '' ? key : `${location.goPath}.${key}`;
-      out[key] = typeValue(walk, child, field, { path: childPath, goPath, parentStruct: ownStruct });
+      typed.set(key, typeValue(walk, child, field, { path: childPath, goPath, parentStruct: ownStruct }));
     }
+    for (const key of keys) if (typed.has(key)) out[key] = typed.get(key);
     return out;
   }
   const values = type.values();
@@ -775,11 +899,14 @@ export function typeAgainstSchema(
   definitions: Definitions | undefined,
   definition: string,
   value: unknown,
+  options: { readonly fromMap?: boolean } = {},
 ): TypedResult {
   const root = definitions === undefined ? undefined : schemaTypesOf(definitions).root(definition);
   if (definitions === undefined || root === undefined) return { object: plainNumbers(value), unknownFields: [] };
-  const walk: Walk = { definitions, unknownFields: [] };
+  const walk: Walk = { definitions, unknownFields: [], fromMap: options.fromMap ?? false };
   const object = typeValue(walk, value, root, { path: '', goPath: '', parentStruct: '' });
+  // The converter reports the unknown fields it met sorted.
+  if (walk.fromMap) walk.unknownFields.sort();
   return { object, unknownFields: walk.unknownFields, typeError: walk.typeError };
 }
 
@@ -803,6 +930,8 @@ export interface DecodeRequest {
   readonly shownPatch?: () => string;
   /** A patch's result: what strict decoding of the patch document reported, reported first. */
   readonly patchProblems?: readonly string[];
+  /** A strategic merge's result, which the reference converts from its map (see fromMapValue). */
+  readonly fromMap?: boolean;
   /**
    * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
    * the kind does not declare and answers those paths (see ResourceType.prune).
@@ -867,7 +996,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
         }
       : prune !== undefined
         ? pruned(request.definitions, plainNumbers(value) as KubeObject, prune)
-        : typeAgainstSchema(request.definitions, request.definition, value);
+        : typeAgainstSchema(request.definitions, request.definition, value, { fromMap: request.fromMap });
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's
   // fault: the reference answers 422 naming the result it could not decode.

@@ -2514,6 +2514,162 @@ function subresourceCases(): CorpusCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Custom resource and scale differences left from the last round (parity/cr-tail/)
+
+const CR_TAIL = 'parity/cr-tail';
+const CR_TAIL_GROUP = 'crtail.corpus.example.com';
+const CR_TAIL_V1 = `/apis/${CR_TAIL_GROUP}/v1/namespaces/${NAMESPACE}/tails`;
+const CR_TAIL_V2 = `/apis/${CR_TAIL_GROUP}/v2/namespaces/${NAMESPACE}/tails`;
+const CR_TAIL_ALL = `/apis/${CR_TAIL_GROUP}/v1/tails`;
+
+/**
+ * A kind served in two versions over one storage: v1 without subresources, so objects whose
+ * replicas the scale cannot read are stored through it, and v2 with status and scale.
+ */
+function crTailCRD(): JsonObject {
+  const schema = {
+    openAPIV3Schema: {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  };
+  const scale = {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `tails.${CR_TAIL_GROUP}` },
+    spec: {
+      group: CR_TAIL_GROUP,
+      scope: 'Namespaced',
+      names: { plural: 'tails', singular: 'tail', kind: 'Tail', listKind: 'TailList' },
+      versions: [
+        { name: 'v1', served: true, storage: true, schema },
+        { name: 'v2', served: true, storage: false, schema, subresources: { status: {}, scale } },
+      ],
+    },
+  };
+}
+
+/**
+ * A custom resource's status write keeps the stored kind and version, so another kind (or, in a
+ * patch, another version or group) named in it is no error; its scale paths read as the
+ * reference reads them, a stored value of the wrong type refusing every write (the 500s of the
+ * scale's reads are replayed in custom-resource-scale-paths.json, not here); a strategic merge's
+ * result is converted from its map, integers wrapping into int32 as Go converts them.
+ */
+function crTailCases(): CorpusCase[] {
+  const json = (id: string, method: string, path: string, body: JsonValue, contentType = 'application/json') => ({
+    id: `${CR_TAIL}/${id}`,
+    method,
+    path,
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(body),
+    collection: CR_TAIL_ALL,
+  });
+  const merge = 'application/merge-patch+json';
+  const stored: Record<string, JsonObject> = {
+    counted: { spec: { replicas: 1 }, status: { replicas: 1, selector: 'a=b' } },
+    'status-replicas-string': { spec: { replicas: 1 }, status: { replicas: 'x' } },
+    'status-replicas-past-int32': { spec: { replicas: 1 }, status: { replicas: 3000000000 } },
+    'selector-number': { spec: { replicas: 1 }, status: { replicas: 1, selector: 5 } },
+    'spec-replicas-missing': { spec: {}, status: { replicas: 1 } },
+  };
+  const cases: CorpusCase[] = [
+    { ...json('crd', 'POST', CRD_COLLECTION, crTailCRD()), collection: CRD_COLLECTION },
+    ...Object.entries(stored).map(([name, rest], index) => ({
+      ...json(`store/${name}`, 'POST', CR_TAIL_V1, {
+        apiVersion: `${CR_TAIL_GROUP}/v1`,
+        kind: 'Tail',
+        metadata: { name },
+        ...rest,
+      }),
+      ...(index === 0 ? { awaitServed: CR_TAIL_V1 } : {}),
+    })),
+  ];
+  const status = `${CR_TAIL_V2}/counted/status?dryRun=All`;
+  cases.push(
+    {
+      ...json('status/merge-kind-other', 'PATCH', status, { kind: 'Gadget', status: { phase: 'b' } }, merge),
+      awaitServed: CR_TAIL_V2,
+    },
+    json('status/merge-apiversion-other-version', 'PATCH', status, { apiVersion: `${CR_TAIL_GROUP}/v9` }, merge),
+    json(
+      'status/json-apiversion-other-group',
+      'PATCH',
+      status,
+      [{ op: 'replace', path: '/apiVersion', value: 'apps/v1' }],
+      'application/json-patch+json',
+    ),
+    json('status/merge-kind-number', 'PATCH', status, { kind: 5 }, merge),
+    json('status/merge-kind-other-main', 'PATCH', `${CR_TAIL_V2}/counted?dryRun=All`, { kind: 'Gadget' }, merge),
+  );
+  const scaleBody = (name: string, replicas: number) => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name },
+    spec: { replicas },
+  });
+  cases.push(
+    json('scale/put-negative', 'PUT', `${CR_TAIL_V2}/counted/scale?dryRun=All`, scaleBody('counted', -1)),
+    json(
+      'scale/put-status-replicas-past-int32',
+      'PUT',
+      `${CR_TAIL_V2}/status-replicas-past-int32/scale?dryRun=All`,
+      scaleBody('status-replicas-past-int32', 2),
+    ),
+    json(
+      'scale/merge-unchanged-spec-replicas-missing',
+      'PATCH',
+      `${CR_TAIL_V2}/spec-replicas-missing/scale?dryRun=All`,
+      {},
+      merge,
+    ),
+    json(
+      'scale/merge-object-status-replicas-string',
+      'PATCH',
+      `${CR_TAIL_V2}/status-replicas-string?dryRun=All`,
+      { metadata: { labels: { x: 'y' } } },
+      merge,
+    ),
+    json(
+      'scale/merge-status-selector-number',
+      'PATCH',
+      `${CR_TAIL_V2}/selector-number/status?dryRun=All`,
+      { status: { other: 1 } },
+      merge,
+    ),
+  );
+  const deployment = '/apis/apps/v1/namespaces/corpus/deployments/fixture';
+  for (const [label, replicas] of Object.entries({
+    '4294967296': '4294967296',
+    '2147483648': '2147483648',
+    '1.5': '1.5',
+    'string-3': '"3"',
+    '1e400': '1e400',
+  }))
+    for (const [target, path] of [
+      ['scale', `${deployment}/scale`],
+      ['deployment', deployment],
+    ])
+      cases.push({
+        id: `${CR_TAIL}/strategic/${target}/replicas-${label}`,
+        method: 'PATCH',
+        path: `${path}?dryRun=All`,
+        headers: { 'content-type': 'application/strategic-merge-patch+json' },
+        body: `{"spec":{"replicas":${replicas}}}`,
+        collection: '/apis/apps/v1/deployments',
+      });
+  return cases;
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -2531,6 +2687,7 @@ export function corpusCases(): CorpusCase[] {
     ...patchFormCases(),
     ...patchTailCases(),
     ...subresourceCases(),
+    ...crTailCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

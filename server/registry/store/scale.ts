@@ -16,7 +16,8 @@ import {
 } from '../../fieldmanager/scale-fields';
 import { valueAtPath } from '../../json/value';
 import { formatLabelSelector } from '../../selectors/label-selector';
-import { badRequest, invalid } from '../../status/catalogue';
+import { badRequest, internalError, invalid, unclassified } from '../../status/catalogue';
+import { CustomScaleReadError, readCustomScale } from './custom-scale';
 import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { nameIsDNSSubdomain } from '../../validation/names';
 import { validateNonnegative, validateObjectMeta, type ObjectMetaRules } from '../../validation/object-meta';
@@ -39,34 +40,76 @@ function writePath(object: Record<string, unknown>, path: string, value: unknown
   current[segments[segments.length - 1]] = value;
 }
 
-/** The Scale a parent object shows: its replicas (spec and status) and selector. */
-export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject {
-  // Built-in workloads keep their selector in spec.selector (an object); the path names where
-  // custom resources keep theirs, so an absent value there falls back to spec.selector.
-  const declared = paths.labelSelectorPath ? valueAtPath(parent, paths.labelSelectorPath) : undefined;
-  const found = declared ?? valueAtPath(parent, 'spec.selector');
-  const selector = paths.labelSelectorIsSet ? { matchLabels: found } : found;
+/** The Scale of a parent with these replicas and selector. */
+function scaleWith(parent: KubeObject, replicas: { spec: number; status: number; selector: string }): KubeObject {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
-  const specReplicas = (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name, ...(namespace ? { namespace } : {}), uid, resourceVersion, creationTimestamp },
     // Go leaves out spec.replicas when it is 0 (omitempty), and a JSON patch sees it so.
-    spec: specReplicas === 0 ? {} : { replicas: specReplicas },
-    status: {
-      replicas: (valueAtPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
-      ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
-      ...(typeof selector === 'object' && selector !== null ? { selector: formatLabelSelector(selector) } : {}),
-    },
+    spec: replicas.spec === 0 ? {} : { replicas: replicas.spec },
+    status: { replicas: replicas.status, ...(replicas.selector !== '' ? { selector: replicas.selector } : {}) },
   };
+}
+
+/** Where a custom resource's spec replicas are absent, the Scale a write starts from holds the least int32. */
+const ABSENT_SPEC_REPLICAS = -(2 ** 31);
+
+/**
+ * A custom resource's Scale (store/custom-scale.ts): a parent that does not read as one fails
+ * with the reader's text, unclassified (500), as the reference passes it on. Its spec replicas
+ * must be there to be shown, but not to be written: a write starts from the marker above.
+ */
+function customScaleOf(parent: KubeObject, paths: ScaleSubresource, purpose: 'show' | 'write'): KubeObject {
+  let reading;
+  try {
+    reading = readCustomScale(parent, paths);
+  } catch (error) {
+    if (error instanceof CustomScaleReadError) throw unclassified(error.message);
+    throw error;
+  }
+  const { specReplicas, specReplicasFound, statusReplicas, selector } = reading;
+  if (!specReplicasFound && purpose === 'show')
+    throw internalError(`the spec replicas field "${dotted(paths.specReplicasPath)}" does not exist`);
+  return scaleWith(parent, {
+    spec: specReplicasFound ? specReplicas : ABSENT_SPEC_REPLICAS,
+    status: statusReplicas,
+    selector,
+  });
+}
+
+/** A path as the CRD wrote it, with its leading dot. */
+function dotted(path: string): string {
+  return `.${path}`;
+}
+
+/** The Scale a parent object shows: its replicas (spec and status) and selector. */
+export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject {
+  if (paths.unstructuredParent) return customScaleOf(parent, paths, 'show');
+  // Built-in workloads keep their selector in spec.selector (an object); where the path names
+  // a value, it is taken instead.
+  const declared = paths.labelSelectorPath ? valueAtPath(parent, paths.labelSelectorPath) : undefined;
+  const found = declared ?? valueAtPath(parent, 'spec.selector');
+  const selector = paths.labelSelectorIsSet ? { matchLabels: found } : found;
+  return scaleWith(parent, {
+    spec: (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0,
+    status: (valueAtPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
+    selector:
+      typeof selector === 'string'
+        ? selector
+        : typeof selector === 'object' && selector !== null
+          ? formatLabelSelector(selector)
+          : '',
+  });
 }
 
 /**
  * The Scale's replicas, checked with the Scale as the reference's ValidateScale checks a built-in
  * kind's (`paths.checksMetadata`): its metadata as a namespaced object's, then replicas not below
  * zero. What the Scale's metadata holds is not written to the parent, but a bad label in it is
- * refused all the same. A custom resource's Scale has only its replicas checked here.
+ * refused all the same. A custom resource's Scale has only its replicas' type checked here: the
+ * parent's validation judges the count it writes (custom-scale.ts), as the reference's does.
  */
 function checkedReplicas(
   scale: KubeObject,
@@ -85,8 +128,12 @@ function checkedReplicas(
   }
   // A Scale sent without a namespace is in the request's, as the reference's handler fills it in.
   const metadata = { ...scale.metadata, namespace: scale.metadata?.namespace || key.namespace };
-  const errors = paths.checksMetadata ? validateObjectMeta(metadata, SCALE_METADATA_RULES) : [];
-  errors.push(...validateNonnegative(replicas, FieldPath.root('spec').child('replicas')));
+  const errors = paths.checksMetadata
+    ? [
+        ...validateObjectMeta(metadata, SCALE_METADATA_RULES),
+        ...validateNonnegative(replicas, FieldPath.root('spec').child('replicas')),
+      ]
+    : [];
   if (errors.length > 0) throw invalid({ group: 'autoscaling', kind: 'Scale' }, key.name, errors);
   return replicas;
 }
@@ -185,7 +232,7 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
     updatedObject: (current) => {
       const parent = current!;
       const parentEntries = parent.metadata.managedFields as ManagedFieldsEntry[] | undefined;
-      const before = scaleOf(parent, paths);
+      const before = paths.unstructuredParent ? customScaleOf(parent, paths, 'write') : scaleOf(parent, paths);
       // A Scale whose parent has no replicas owner has no managedFields at all (a patch shows it
       // so, and an apply then meets the reference's before-first-apply owner).
       const scaleEntries = toScaleManagedFields(parentEntries, mapping);
@@ -194,6 +241,8 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
       // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
       // update precondition, as the reference's scale storage makes it.
       if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
+      if (paths.unstructuredParent && valueAtPath(scale, 'spec.replicas') === ABSENT_SPEC_REPLICAS)
+        throw badRequest(`the spec replicas field "${dotted(paths.specReplicasPath)}" cannot be empty`);
       const shownPatched = change.kind === 'patch' ? () => change.shown(withoutManagedFields(scale)) : undefined;
       writePath(parent, paths.specReplicasPath, checkedReplicas(scale, { key: request.key, paths, shownPatched }));
       const entries = toParentManagedFields({

@@ -36,16 +36,10 @@ import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
 import { keepSystemMetadata, pendingFinalizers } from './object-meta';
-import {
-  groupResourceOf,
-  invalidObject,
-  toServedVersion,
-  toStorageVersion,
-  writeContextOf,
-  type StoreScope,
-} from './scope';
+import { groupResourceOf, toServedVersion, toStorageVersion, writeContextOf, type StoreScope } from './scope';
 
 import type { KubeObject } from '../../../api/objects';
+import { parseGroupVersion, type GroupKind } from '../../../api/identity';
 /** Which strategy methods prepare the write. */
 export type WriteTarget = 'main' | 'status' | 'finalize';
 
@@ -190,10 +184,9 @@ async function prepareUpdate(
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
-  const object = await toStorageVersion(
-    scope,
-    await request.updatedObject(await toServedVersion(scope, copyJson(current))),
-  );
+  const updated = await request.updatedObject(await toServedVersion(scope, copyJson(current)));
+  const named = namedGroupKind(scope, updated);
+  const object = await toStorageVersion(scope, updated);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   // 2. Mutating admission.
   const attributes = admissionAttributes(scope, request, {
@@ -227,7 +220,7 @@ async function prepareUpdate(
       : request.target === 'finalize'
         ? strategy.validateFinalizeUpdate?.(object, current, context)
         : strategy.validateUpdate?.(object, current, context)) ?? [];
-  if (errors.length > 0) throw invalidObject(scope, name, errors);
+  if (errors.length > 0) throw invalid(named, name, errors);
   for (const warning of strategyWarnings(scope, request, object, current)) request.warnings?.add(warning);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
   // object; a claim's admin-access check on its status). What it fills is the server's: no
@@ -258,6 +251,19 @@ async function prepareUpdate(
     throw error;
   }
   return { object, finish };
+}
+
+/**
+ * The group and kind a refusal of the update names: those the new object names itself, as the
+ * reference reads them off it before its strategy prepares it. They are the kind's own but
+ * where a custom resource's status write left another kind or group, which its status strategy
+ * replaces by the stored ones.
+ */
+function namedGroupKind(scope: StoreScope, object: KubeObject): GroupKind {
+  const groupVersion = typeof object.apiVersion === 'string' ? parseGroupVersion(object.apiVersion) : undefined;
+  if (groupVersion === undefined || typeof object.kind !== 'string' || object.kind === '')
+    return { group: scope.type.group, kind: scope.type.kind };
+  return { group: groupVersion.group, kind: object.kind };
 }
 
 /** The kind's step after an object left storage (a Service gives back its addresses and ports). */

@@ -190,8 +190,10 @@ test('the printer shows the declared columns, typed', () => {
 test('bodies are not typed: a wrong type is the schema validation 422; unknown fields follow fieldValidation; allowed nulls stay', async () => {
   const wrongType = await call('POST', WIDGETS, widget('p', { color: 'red', replicas: 'x' }));
   expect(wrongType.status).toBe(422);
+  // The scale subresource reads spec.replicas too, and says so after the schema (as kube-apiserver 1.34.4 answered).
   expect(wrongType.body.message).toBe(
-    'Widget.example.com "p" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    'Widget.example.com "p" is invalid: [spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string", ' +
+      '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64]',
   );
   const strict = await call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('q', { color: 'red', unknown: 1 }));
   expect(strict.status).toBe(400);

@@ -7,7 +7,7 @@
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
 import { RatchetPosition } from '../../../server/apiextensions/ratcheting';
-import { validateBySchema } from '../../../server/apiextensions/schema-validation';
+import { schemaProblems } from '../../../server/apiextensions/schema-validation';
 import { validateByRules, validationRuleErrors } from '../../../server/apiextensions/validation-rules';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { FieldPath } from '../../../server/status/field-errors';
@@ -46,7 +46,8 @@ function resource(body: Record<string, unknown>, labels?: Record<string, string>
 
 function schemaErrors(object: unknown, old: unknown, schema: JSONSchemaProps): string[] {
   const update = old === undefined ? undefined : { old, ratchet: RatchetPosition.of(object, old, schema) };
-  return validateBySchema(object, schema, update).map((error) => error.field);
+  const { values, embedded, lists } = schemaProblems(object, schema, update);
+  return [...values, ...embedded, ...lists].map((error) => error.field);
 }
 
 describe('schema errors', () => {

@@ -1,4 +1,4 @@
-import { validateBySchema } from '../../../server/apiextensions/schema-validation';
+import { schemaProblems } from '../../../server/apiextensions/schema-validation';
 import { pruneBySchema } from '../../../server/apiextensions/schema-pruning';
 import { applySchemaDefaults } from '../../../server/apiextensions/schema-defaulting';
 import { WIDGET_SCHEMA } from './fixtures';
@@ -8,10 +8,11 @@ function widget(spec: Record<string, unknown>): Record<string, unknown> {
 }
 
 function texts(object: Record<string, unknown>): string[] {
-  return validateBySchema(object, WIDGET_SCHEMA).map((error) => `${error.field}: ${error.detail}`);
+  const { values, embedded, lists } = schemaProblems(object, WIDGET_SCHEMA);
+  return [...values, ...embedded, ...lists].map((error) => `${error.field}: ${error.detail}`);
 }
 
-describe('validateBySchema', () => {
+describe('schemaProblems', () => {
   test.each<[string, Record<string, unknown>, string[]]>([
     ['a valid object', { color: 'red', replicas: 3, port: 'http', tags: ['a', 'b'] }, []],
     ['a missing required field', {}, ['spec.color: Required value']],

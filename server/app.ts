@@ -226,7 +226,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   // A go-restful route in the reference: every other method (HEAD too) is refused, and it
   // consumes and produces JSON alone.
   const version = versionHandler();
-  app.all('/version', (req, res, next) => {
+  app.route('/version').all((req, res, next) => {
     if (req.method !== 'GET') return next(methodNotAllowed());
     const refusal = restfulRouteRefusal(
       { method: req.method, contentType: req.headers['content-type'], accept: req.headers.accept },
@@ -272,7 +272,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       }),
     );
   }
-  app.all(ROOT_PATHS, rootPathsHandler(listedPaths));
+  app.route(ROOT_PATHS).all(rootPathsHandler(listedPaths));
   app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 

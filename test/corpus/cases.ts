@@ -2247,6 +2247,81 @@ function subresourceCases(): CorpusCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Methods
+
+/**
+ * Methods on every kind of path, as Go's server routes them: it takes any token as a method
+ * (Node's parser knows a fixed list, so these are written raw), its go-restful routes match a
+ * method case for case and refuse the others, and its mux's handlers (`/apis`, a group, OpenAPI,
+ * health, a custom resource's group version, pprof) serve any method alike.
+ */
+function methodCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const pod = `/api/v1/namespaces/${NAMESPACE}/pods/fixture`;
+  const customGroupVersion = `/apis/${CUSTOM_API_VERSION}`;
+  const raw: [string, string, string][] = [
+    // Methods Node's parser does not know.
+    ['FOO', 'collection', configMaps],
+    ['FOO', 'object', `${configMaps}/fixture`],
+    ['FOO', 'status', `${pod}/status`],
+    ['FOO', 'unknown-subresource', `${pod}/nope`],
+    ['FOO', 'proxy', `${pod}/proxy/a`],
+    ['FOO', 'watch-prefix', `/api/v1/watch/namespaces/${NAMESPACE}/configmaps`],
+    ['FOO', 'custom-collection', CUSTOM_COLLECTION],
+    ["F!#$%&'*+-.^_`|~O", 'collection', configMaps],
+    ['F@O', 'collection', configMaps],
+    ['FOO', 'api', '/api'],
+    ['FOO', 'api-v1', '/api/v1'],
+    ['FOO', 'apis', '/apis'],
+    ['FOO', 'apis-apps', '/apis/apps'],
+    ['FOO', 'apis-apps-v1', '/apis/apps/v1'],
+    ['FOO', 'version', '/version'],
+    ['FOO', 'healthz', '/healthz'],
+    ['FOO', 'livez-ping', '/livez/ping'],
+    ['FOO', 'openapi-v2', '/openapi/v2'],
+    ['FOO', 'openapi-v3', '/openapi/v3'],
+    ['FOO', 'openapi-v3-apps', '/openapi/v3/apis/apps/v1'],
+    ['FOO', 'openid-configuration', '/.well-known/openid-configuration'],
+    ['FOO', 'root', '/'],
+    ['FOO', 'outside-api', '/foo'],
+  ];
+  const cases: CorpusCase[] = raw.map(([method, label, path]) => ({
+    id: `parity/methods/${method}/${label}`,
+    method,
+    path,
+    headers: {},
+    rawHead: rawHead(`${method} ${path} HTTP/1.1`, ['Host: 127.0.0.1']),
+    collection: '/api/v1/configmaps',
+    ...(path.startsWith(CUSTOM_COLLECTION) || path === customGroupVersion ? { awaitServed: CUSTOM_COLLECTION } : {}),
+    // Go's own refusal of a method that is no token, and its mux's 404 outside the API.
+    ...(method === 'F@O' || label === 'outside-api' ? { plainAnswer: true as const } : {}),
+  }));
+  const body = '{"a":1}';
+  cases.push({
+    id: 'parity/methods/FOO/collection-with-body',
+    method: 'FOO',
+    path: configMaps,
+    headers: {},
+    rawHead: rawHead(`FOO ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1', `Content-Length: ${body.length}`]),
+    body,
+    collection: '/api/v1/configmaps',
+  });
+  // Known methods on the mux's handlers that take any.
+  const known: [string, string][] = [];
+  for (const [method, path] of known) {
+    cases.push({
+      id: `parity/methods/${method}${path}`,
+      method,
+      path,
+      headers: {},
+      collection: '/api/v1/configmaps',
+      ...(path === customGroupVersion ? { awaitServed: CUSTOM_COLLECTION } : {}),
+    });
+  }
+  return cases;
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -2262,6 +2337,7 @@ export function corpusCases(): CorpusCase[] {
     ...customResourceDefinitionCases(),
     ...patchFormCases(),
     ...subresourceCases(),
+    ...methodCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

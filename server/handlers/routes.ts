@@ -124,6 +124,13 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
   };
 }
 
+/**
+ * The methods the reference's resource routes are registered for, matched as go-restful matches
+ * them, case and all: a lower-case `get` is no GET. Its custom resource handler serves by verb,
+ * which its request info gives these methods alone.
+ */
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
 function pick(
   type: ResourceType,
@@ -149,6 +156,7 @@ function pick(
       if (info.name !== '' && verb !== 'list' && verb !== 'watch') return undefined;
       if (verb !== 'list' && verb !== 'watch') return 'not-allowed';
     }
+    if (!ROUTED_METHODS.has(method)) return 'not-allowed';
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
     if (!type.verbs.includes(verb)) return 'not-allowed';
@@ -162,7 +170,9 @@ function pick(
   // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies.
   const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
   if (info.parts.length > 3 && !takesPath) return undefined;
-  if (takesPath && info.verb === 'options') return subresource.get ?? 'not-allowed';
+  // The proxies take OPTIONS too, passed on as GET is.
+  if (takesPath && method === 'OPTIONS') return subresource.get ?? 'not-allowed';
+  if (!ROUTED_METHODS.has(method)) return 'not-allowed';
   if (method === 'HEAD' && !takesPath && type.definitions === undefined) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
 }

@@ -2285,6 +2285,15 @@ function methodCases(): CorpusCase[] {
     ['FOO', 'openid-configuration', '/.well-known/openid-configuration'],
     ['FOO', 'root', '/'],
     ['FOO', 'outside-api', '/foo'],
+    // A known method in another case is no route's method.
+    ['get', 'collection', configMaps],
+    ['get', 'object', `${configMaps}/fixture`],
+    ['Get', 'collection', configMaps],
+    ['get', 'proxy', `${pod}/proxy/a`],
+    ['get', 'custom-collection', CUSTOM_COLLECTION],
+    ['get', 'version', '/version'],
+    ['get', 'api-v1', '/api/v1'],
+    ['get', 'apis', '/apis'],
   ];
   const cases: CorpusCase[] = raw.map(([method, label, path]) => ({
     id: `parity/methods/${method}/${label}`,

@@ -229,10 +229,12 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
   app.route('/apis/:group/:version').all((request, response, next) => {
     const groupVersion = findServedGroupVersion(groups(), String(request.params.group), String(request.params.version));
     if (groupVersion === undefined || groupVersion.group === '') return next();
-    if (request.method !== 'GET') return next(methodNotAllowed());
+    // A custom resource's group version is served by the reference's apiextensions handler,
+    // which takes any method.
+    const restful = groupVersion.resources.some(({ type }) => !type.custom);
+    if (restful && request.method !== 'GET') return next(methodNotAllowed());
     sendLegacy(request, response, next, {
-      // A custom resource's group version is served by the reference's apiextensions handler.
-      restful: groupVersion.resources.some(({ type }) => !type.custom),
+      restful,
       kind: 'APIResourceList',
       document: () => apiResourceListDocument(groupVersion, { storageVersionHashes }),
     });

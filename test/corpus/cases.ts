@@ -2276,6 +2276,7 @@ function methodCases(): CorpusCase[] {
     ['FOO', 'apis', '/apis'],
     ['FOO', 'apis-apps', '/apis/apps'],
     ['FOO', 'apis-apps-v1', '/apis/apps/v1'],
+    ['FOO', 'custom-group-version', customGroupVersion],
     ['FOO', 'version', '/version'],
     ['FOO', 'healthz', '/healthz'],
     ['FOO', 'livez-ping', '/livez/ping'],
@@ -2317,7 +2318,13 @@ function methodCases(): CorpusCase[] {
     collection: '/api/v1/configmaps',
   });
   // Known methods on the mux's handlers that take any.
-  const known: [string, string][] = [];
+  const known: [string, string][] = [
+    ['POST', customGroupVersion],
+    ['PUT', customGroupVersion],
+    ['DELETE', customGroupVersion],
+    ['HEAD', customGroupVersion],
+    ['OPTIONS', customGroupVersion],
+  ];
   for (const [method, path] of known) {
     cases.push({
       id: `parity/methods/${method}${path}`,

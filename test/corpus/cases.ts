@@ -2324,6 +2324,8 @@ function methodCases(): CorpusCase[] {
     ['DELETE', customGroupVersion],
     ['HEAD', customGroupVersion],
     ['OPTIONS', customGroupVersion],
+    ['POST', '/debug/pprof/'],
+    ['DELETE', '/debug/pprof/'],
   ];
   for (const [method, path] of known) {
     cases.push({

@@ -146,6 +146,7 @@ function pick(
   if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
     return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
+    if (type.custom) return customResourceHandler(type, handlers, info, method);
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.
     if ((verb === 'update' || verb === 'patch') && info.name === '') return 'not-allowed';
@@ -175,6 +176,24 @@ function pick(
   if (!ROUTED_METHODS.has(method)) return 'not-allowed';
   if (method === 'HEAD' && !takesPath && type.definitions === undefined) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
+}
+
+/**
+ * A custom resource's handler in the reference serves by verb alone (its crdHandler has no
+ * go-restful routes): a POST on an object's path is a create, a PUT or PATCH on a collection is
+ * refused by the update or patch handler for want of a name, and a namespaced kind's path
+ * without a namespace takes list and watch alone, anything else there falling to the 404.
+ */
+function customResourceHandler(
+  type: ResourceType,
+  handlers: ServedHandlers,
+  info: RequestInfo,
+  method: string,
+): ResourceHandler | 'not-allowed' | undefined {
+  const verb = info.verb as Verb;
+  if (type.namespaced && info.namespace === '' && verb !== 'list' && verb !== 'watch') return undefined;
+  if (!ROUTED_METHODS.has(method)) return 'not-allowed';
+  return handlers.main[verb] ?? 'not-allowed';
 }
 
 /** `/namespaces/<name>[/<subresource>]`: the request info names the namespace as both. */

@@ -2337,6 +2337,35 @@ function methodCases(): CorpusCase[] {
       ...(path === customGroupVersion ? { awaitServed: CUSTOM_COLLECTION } : {}),
     });
   }
+  // A custom resource's handler serves by verb: a POST on an object's path creates what the body
+  // names, a PUT or PATCH on the collection lacks a name, and the all-namespaces path of a
+  // namespaced kind takes list and watch alone (anything else is the mux's plain 404).
+  const custom: [string, string, string, Readonly<Record<string, string>>, string?][] = [
+    [
+      'POST-on-object',
+      'POST',
+      `${CUSTOM_COLLECTION}/name-in-url`,
+      JSON_TYPE,
+      JSON.stringify(widget({ metadata: { name: 'posted-on-object' } })),
+    ],
+    ['PUT-on-collection', 'PUT', CUSTOM_COLLECTION, JSON_TYPE, JSON.stringify(widget({}))],
+    ['PATCH-on-collection-no-type', 'PATCH', CUSTOM_COLLECTION, {}, '{}'],
+    ['PATCH-on-collection', 'PATCH', CUSTOM_COLLECTION, { 'content-type': 'application/merge-patch+json' }, '{}'],
+    ['POST-all-namespaces', 'POST', CUSTOM_ALL, JSON_TYPE, JSON.stringify(widget({}))],
+    ['DELETE-all-namespaces', 'DELETE', CUSTOM_ALL, {}],
+  ];
+  for (const [label, method, path, headers, body] of custom) {
+    cases.push({
+      id: `parity/methods/custom/${label}`,
+      method,
+      path,
+      headers,
+      body,
+      collection: CUSTOM_ALL,
+      awaitServed: CUSTOM_COLLECTION,
+      ...(path.startsWith(CUSTOM_ALL) ? { plainAnswer: true as const } : {}),
+    });
+  }
   return cases;
 }
 

@@ -349,14 +349,19 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   // Go's answers to what Node's parser refuses (a 431 for oversized headers, a 505 or 400 for a
   // protocol version, a 501 for a transfer coding, else a 400), Node's to a request timeout; a
   // method Node does not know is read and served here (server/http/foreign-method.ts).
-  https.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+  https.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket) => {
     // Node's parser reports each chunk that arrives after its first error again.
     if (isTakenOver(socket)) return;
     if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket !== undefined && socket.writable) {
-      readForeignMethodRequest(socket, error.rawPacket, foreignMethodLimits, {
-        serve: (request) => serveOnSocket(request, socket, () => closeAfterAnswer(socket)),
-        refuse: (answer) => closeAfterAnswer(socket, answer),
-      });
+      readForeignMethodRequest(
+        socket,
+        { rawPacket: error.rawPacket, bytesParsed: error.bytesParsed },
+        foreignMethodLimits,
+        {
+          serve: (request) => serveOnSocket(request, socket, () => closeAfterAnswer(socket)),
+          refuse: (answer) => closeAfterAnswer(socket, answer),
+        },
+      );
       return;
     }
     const answer =

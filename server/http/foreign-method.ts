@@ -8,7 +8,7 @@
  * it, and the request goes to the same handler as any other, on a connection that closes after
  * the answer. Requests with a method Node knows never come here.
  */
-import { IncomingMessage } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
@@ -53,14 +53,25 @@ const CHUNKED_BODY: Refusal = {
   body: 'a chunked body is not read with a request method the server does not know',
 };
 
-/** Reads the head that begins in `rawPacket`, then serves or refuses the request. */
+/** What Node's parser reports of where it stopped: the chunk it was reading, and how far into it. */
+export interface ParserStop {
+  readonly rawPacket: Buffer;
+  readonly bytesParsed?: number;
+}
+
+/**
+ * Reads the head of the request the parser stopped in, then serves it once the answers to the
+ * requests before it on the connection are written (a client may send several at once), or
+ * refuses it.
+ */
 export function readForeignMethodRequest(
   socket: Duplex,
-  rawPacket: Buffer,
+  parserStop: ParserStop,
   limits: ForeignMethodLimits,
   handlers: ForeignMethodHandlers,
 ): void {
   takenOver.add(socket);
+  const refuse = (refusal: Refusal) => whenAnswered(socket, () => handlers.refuse(written(refusal)));
   const chunks: Buffer[] = [];
   let length = 0;
   const stop = () => {
@@ -83,24 +94,43 @@ export function readForeignMethodRequest(
     if (end === undefined) {
       if (length > limits.maxHeaderBytes) {
         stop();
-        handlers.refuse(written(HEADERS_TOO_LARGE));
+        refuse(HEADERS_TOO_LARGE);
       }
       return;
     }
     stop();
     const bytes = Buffer.concat(chunks);
     const headLength = windowStart + end.headLength;
-    if (headLength > limits.maxHeaderBytes) return handlers.refuse(written(HEADERS_TOO_LARGE));
+    if (headLength > limits.maxHeaderBytes) return refuse(HEADERS_TOO_LARGE);
     const head = readHead(bytes.subarray(0, headLength));
-    if ('code' in head) return handlers.refuse(written(head));
+    if ('code' in head) return refuse(head);
     const body = bodyLength(head);
-    if (typeof body !== 'number') return handlers.refuse(written(body));
+    if (typeof body !== 'number') return refuse(body);
     const request = incomingMessage(socket, head);
     streamBody(request, socket, bytes.subarray(headLength + end.separatorLength), body);
-    handlers.serve(request);
+    whenAnswered(socket, () => handlers.serve(request));
   };
   socket.on('data', onData);
-  onData(rawPacket);
+  onData(parserStop.rawPacket.subarray(requestStart(parserStop)));
+}
+
+/**
+ * Where the request the parser stopped in begins: the chunk may hold the end of the requests
+ * before it, and a method holds no line break, so it begins after the last one before the stop.
+ */
+function requestStart({ rawPacket, bytesParsed = 0 }: ParserStop): number {
+  return bytesParsed > 0 ? rawPacket.lastIndexOf(0x0a, Math.min(bytesParsed, rawPacket.length) - 1) + 1 : 0;
+}
+
+/**
+ * Calls `serve` once no answer is being written on the socket: Node's server writes the answers
+ * to the requests read before this one first, one at a time, each holding the socket
+ * (`_httpMessage`, which Node has kept under that name since its first releases) until finished.
+ */
+function whenAnswered(socket: Duplex, serve: () => void): void {
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (current === undefined || current === null) return serve();
+  current.once('finish', () => setImmediate(() => whenAnswered(socket, serve)));
 }
 
 /** Where the empty line that ends a head starts (Go's textproto ends a line at `\n`, a `\r` before it dropped). */

@@ -96,6 +96,15 @@ test('a head that arrives in pieces, its end split between two, is read whole', 
   expect(statusOf(answer)).toEqual({ code: 405, reason: 'MethodNotAllowed' });
 });
 
+test('after requests sent with it on the connection, it is answered once their answers are written', async () => {
+  // A slow first answer (a watch that ends at its timeout) holds the socket while the second is read.
+  const watch = head(`GET ${COLLECTION}?watch=1&timeoutSeconds=1 HTTP/1.1`);
+  const answer = await exchange([watch + head('GET /version HTTP/1.1') + head(`FOO ${COLLECTION} HTTP/1.1`)]);
+  expect(answer.code).toBe(200);
+  const codes = [...`${answer.head}\r\n\r\n${answer.body}`.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+  expect(codes).toEqual(['200', '200', '405']);
+});
+
 test('a head past 1 MiB is refused with 431 without waiting for its end', async () => {
   const line = `X-Filler: ${'a'.repeat(64 * 1024)}\r\n`;
   const answer = await exchange([`FOO ${COLLECTION} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ...Array(17).fill(line)]);

@@ -34,6 +34,7 @@ import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { methodNotAllowed } from './status/catalogue';
 import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
+import { isTakenOver, readForeignMethodRequest } from './http/foreign-method';
 import { keepFirstHeaderLines } from './http/go-header-values';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -225,7 +226,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   // A go-restful route in the reference: every other method (HEAD too) is refused, and it
   // consumes and produces JSON alone.
   const version = versionHandler();
-  app.all('/version', (req, res, next) => {
+  app.route('/version').all((req, res, next) => {
     if (req.method !== 'GET') return next(methodNotAllowed());
     const refusal = restfulRouteRefusal(
       { method: req.method, contentType: req.headers['content-type'], accept: req.headers.accept },
@@ -271,7 +272,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       }),
     );
   }
-  app.all(ROOT_PATHS, rootPathsHandler(listedPaths));
+  app.route(ROOT_PATHS).all(rootPathsHandler(listedPaths));
   app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 
@@ -318,39 +319,60 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   // connection ends with the answer: it has left HTTP's keep-alive handling.
   // CONNECT is routed like any other method, as Go's router does (a 405 on an API path, a 404
   // on a host and port), rather than left to Node, which drops it unanswered.
-  const answerOnSocket = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (head.length > 0) socket.unshift(head);
+  const serveOnSocket = (request: IncomingMessage, socket: Duplex, close: () => void) => {
     const response = new ServerResponse(request);
     // Says `Connection: close`, so that no client sends another request on it.
     response.shouldKeepAlive = false;
     response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
-    response.once('finish', () => socket.end());
+    response.once('finish', close);
     if (refuseAsGo(request, response)) return;
     keepFirstHeaderLines(request);
     app(request, response);
   };
+  const answerOnSocket = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (head.length > 0) socket.unshift(head);
+    serveOnSocket(request, socket, () => socket.end());
+  };
   https.on('upgrade', answerOnSocket);
   https.on('connect', answerOnSocket);
+  // As Go's server closes a connection it answered and reads no more from: the answer, a
+  // half-close, and what more the client sends read and dropped for a moment before the socket
+  // goes. Destroyed at once with the client's bytes unread, the connection ended in a reset that
+  // could discard the answer before the client read it (seen for a 1 MiB header). The socket is
+  // always destroyed: ended alone, one whose TLS handshake never finished would wait forever.
+  const closeAfterAnswer = (socket: Duplex, answer?: string) => {
+    socket.on('data', () => undefined);
+    socket.end(answer);
+    setTimeout(() => socket.destroy(), RESET_AVOIDANCE_MS).unref();
+  };
+  const foreignMethodLimits = { maxHeaderBytes: MAX_HEADER_BYTES, headersTimeoutMs };
   // Go's answers to what Node's parser refuses (a 431 for oversized headers, a 505 or 400 for a
-  // protocol version, a 501 for a transfer coding, else a 400), Node's to a request timeout.
-  // The socket is always destroyed, at most RESET_AVOIDANCE_MS after the answer: ended alone, a
-  // socket whose TLS handshake never finished would wait for it forever.
-  https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // protocol version, a 501 for a transfer coding, else a 400), Node's to a request timeout; a
+  // method Node does not know is read and served here (server/http/foreign-method.ts).
+  https.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket) => {
+    // Node's parser reports each chunk that arrives after its first error again.
+    if (isTakenOver(socket)) return;
+    if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket !== undefined && socket.writable) {
+      readForeignMethodRequest(
+        socket,
+        { rawPacket: error.rawPacket, bytesParsed: error.bytesParsed },
+        foreignMethodLimits,
+        {
+          serve: (request) => serveOnSocket(request, socket, () => closeAfterAnswer(socket)),
+          refuse: (answer) => closeAfterAnswer(socket, answer),
+        },
+      );
+      return;
+    }
     const answer =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
-        : goAnswerToParserError(error as NodeJS.ErrnoException & { rawPacket?: Buffer });
+        : goAnswerToParserError(error);
     if (answer === undefined || !socket.writable) {
       socket.destroy();
       return;
     }
-    // As Go's server closes such a connection: the answer, a half-close, and what more the client
-    // sends read and dropped for a moment before the socket goes. Destroyed at once with the
-    // client's bytes unread, the connection ended in a reset that could discard the answer
-    // before the client read it (seen for a 1 MiB header).
-    socket.on('data', () => undefined);
-    socket.end(answer);
-    setTimeout(() => socket.destroy(), RESET_AVOIDANCE_MS).unref();
+    closeAfterAnswer(socket, answer);
   });
 
   async function shutdown(): Promise<void> {

@@ -2,7 +2,7 @@
  * `/debug/pprof/` with `--profiling` (on by default, as in the reference): profiles of this
  * process in pprof's format, read with `go tool pprof` or `kubectl get --raw`. Non-resource
  * paths like any other: the chain authenticates and authorizes them (system:masters, or RBAC's
- * `get` on the non-resource URL), as the reference does.
+ * `get` on the non-resource URL), as the reference does. Go's pprof handlers serve any method.
  *
  * Node.js is not Go, so what is served is what V8 measures, under the reference's paths:
  *
@@ -85,7 +85,6 @@ export function pprofHandler(): RequestHandler {
   return (req, res, next) => {
     if (req.path === '/debug/pprof') return res.redirect(301, PPROF_PATH);
     if (!req.path.startsWith(PPROF_PATH)) return next();
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(PPROF_PATH.length);
     if (name === '') {
       const rows = Object.entries(SERVED).map(

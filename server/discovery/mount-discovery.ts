@@ -175,7 +175,9 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
   // go-restful routes, which refuse every other method (HEAD too) and check the request's media
   // types first; `/apis`, `/apis/<group>` and a custom resource's group version are routes of
   // its mux, which serves any method alike. `/api` and `/apis` pass the aggregated form by.
-  app.all('/api', (request, response, next) => {
+  // Routes take any method through route().all: Express's app.all registers Node's list of
+  // methods alone, and one outside it (`FOO`, see server/http/foreign-method.ts) would pass by.
+  app.route('/api').all((request, response, next) => {
     if (request.method !== 'GET') return next(methodNotAllowed());
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
@@ -190,7 +192,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     });
   });
 
-  app.all('/apis', (request, response, next) => {
+  app.route('/apis').all((request, response, next) => {
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
       return sendAggregated(request, response, representation, aggregated().apis[representation.version]!);
@@ -198,7 +200,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     sendLegacy(request, response, next, { restful: false, kind: 'APIGroupList', document: groupList });
   });
 
-  app.all('/api/:version', (request, response, next) => {
+  app.route('/api/:version').all((request, response, next) => {
     const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
     if (groupVersion === undefined) return next();
     if (request.method !== 'GET') return next(methodNotAllowed());
@@ -209,7 +211,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     });
   });
 
-  app.all('/apis/:group', (request, response, next) => {
+  app.route('/apis/:group').all((request, response, next) => {
     const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
     const extension =
       group === undefined ? extensionGroups().find((candidate) => candidate.name === request.params.group) : undefined;
@@ -224,13 +226,15 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     });
   });
 
-  app.all('/apis/:group/:version', (request, response, next) => {
+  app.route('/apis/:group/:version').all((request, response, next) => {
     const groupVersion = findServedGroupVersion(groups(), String(request.params.group), String(request.params.version));
     if (groupVersion === undefined || groupVersion.group === '') return next();
-    if (request.method !== 'GET') return next(methodNotAllowed());
+    // A custom resource's group version is served by the reference's apiextensions handler,
+    // which takes any method.
+    const restful = groupVersion.resources.some(({ type }) => !type.custom);
+    if (restful && request.method !== 'GET') return next(methodNotAllowed());
     sendLegacy(request, response, next, {
-      // A custom resource's group version is served by the reference's apiextensions handler.
-      restful: groupVersion.resources.some(({ type }) => !type.custom),
+      restful,
       kind: 'APIResourceList',
       document: () => apiResourceListDocument(groupVersion, { storageVersionHashes }),
     });

@@ -12,6 +12,7 @@ import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
+import type { RequestInfo } from '../request/request-info';
 import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import {
@@ -427,6 +428,15 @@ export function checkNamespace(scope: HandlerScope, object: KubeObject, namespac
     throw namespaceMismatch();
   }
   object.metadata.namespace = namespace;
+}
+
+/**
+ * An update or patch names its object in the URL: without one (a custom resource's collection,
+ * whose handler serves by verb) it is refused before its body is read, as the reference's
+ * handlers refuse it.
+ */
+export function requireNameInUrl(info: RequestInfo): void {
+  if (info.name === '') throw badRequest('name must be provided');
 }
 
 /** The object names the URL's object: a body without a name is the reference's 400 too. */

@@ -26,7 +26,14 @@ import {
   type ResourceHandler,
   type ResourceRequest,
 } from './scope';
-import { checkName, checkNamespace, checkPatchedTypeMeta, decodeParsed, fieldManagerOf } from './object-body';
+import {
+  checkName,
+  checkNamespace,
+  checkPatchedTypeMeta,
+  decodeParsed,
+  fieldManagerOf,
+  requireNameInUrl,
+} from './object-body';
 import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
 import { emptyObjectOf } from '../fieldmanager/managed-fields';
 import { mainResetFieldsOf, statusResetFieldsOf } from '../registry/reset-fields';
@@ -44,6 +51,7 @@ export function patchHandler(
     const { req, res } = request;
     addWarnings(req, deprecationWarnings(scope));
     const { patchType, applyFormat } = requestedPatchType(scope, req);
+    requireNameInUrl(request.info);
     const result =
       patchType !== undefined
         ? await patchObject(scope, target, request, patchType)

@@ -124,6 +124,13 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
   };
 }
 
+/**
+ * The methods the reference's resource routes are registered for, matched as go-restful matches
+ * them, case and all: a lower-case `get` is no GET. Its custom resource handler serves by verb,
+ * which its request info gives these methods alone.
+ */
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
 function pick(
   type: ResourceType,
@@ -139,6 +146,7 @@ function pick(
   if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
     return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
+    if (type.custom) return customResourceHandler(type, handlers, info, method);
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.
     if ((verb === 'update' || verb === 'patch') && info.name === '') return 'not-allowed';
@@ -149,6 +157,7 @@ function pick(
       if (info.name !== '' && verb !== 'list' && verb !== 'watch') return undefined;
       if (verb !== 'list' && verb !== 'watch') return 'not-allowed';
     }
+    if (!ROUTED_METHODS.has(method)) return 'not-allowed';
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
     if (!type.verbs.includes(verb)) return 'not-allowed';
@@ -162,9 +171,29 @@ function pick(
   // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies.
   const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
   if (info.parts.length > 3 && !takesPath) return undefined;
-  if (takesPath && info.verb === 'options') return subresource.get ?? 'not-allowed';
+  // The proxies take OPTIONS too, passed on as GET is.
+  if (takesPath && method === 'OPTIONS') return subresource.get ?? 'not-allowed';
+  if (!ROUTED_METHODS.has(method)) return 'not-allowed';
   if (method === 'HEAD' && !takesPath && type.definitions === undefined) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
+}
+
+/**
+ * A custom resource's handler in the reference serves by verb alone (its crdHandler has no
+ * go-restful routes): a POST on an object's path is a create, a PUT or PATCH on a collection is
+ * refused by the update or patch handler for want of a name, and a namespaced kind's path
+ * without a namespace takes list and watch alone, anything else there falling to the 404.
+ */
+function customResourceHandler(
+  type: ResourceType,
+  handlers: ServedHandlers,
+  info: RequestInfo,
+  method: string,
+): ResourceHandler | 'not-allowed' | undefined {
+  const verb = info.verb as Verb;
+  if (type.namespaced && info.namespace === '' && verb !== 'list' && verb !== 'watch') return undefined;
+  if (!ROUTED_METHODS.has(method)) return 'not-allowed';
+  return handlers.main[verb] ?? 'not-allowed';
 }
 
 /** `/namespaces/<name>[/<subresource>]`: the request info names the namespace as both. */

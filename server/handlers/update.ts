@@ -10,10 +10,11 @@ import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-
 import { objectKeyOf } from '../registry/store/scope';
 import { updateObject, type WriteTarget } from '../registry/store/update';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body';
+import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf, requireNameInUrl } from './object-body';
 
 export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async ({ info, req, res }) => {
+    requireNameInUrl(info);
     addWarnings(req, deprecationWarnings(scope));
     const options = parseWriteOptions(queryOf(req), 'UpdateOptions');
     const decoded = await decodeObjectBody(scope, req, options, target);

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseGoRequestURI } from '../net/go-url';
 
-interface Refusal {
+export interface Refusal {
   readonly code: number;
   /** Go's status line text past the code. */
   readonly statusText: string;
@@ -20,7 +20,7 @@ const VERSION_NOT_SUPPORTED: Refusal = {
   statusText: 'HTTP Version Not Supported: unsupported protocol version',
   body: '505 HTTP Version Not Supported: unsupported protocol version',
 };
-const BAD_REQUEST: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
+export const BAD_REQUEST: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
 /** Go's statusError: its text follows the status in the status line and in the body. */
 function badRequestSaying(text: string): Refusal {
   return { code: 400, statusText: `Bad Request: ${text}`, body: `400 Bad Request: ${text}` };
@@ -33,7 +33,7 @@ const UNSUPPORTED_TRANSFER_ENCODING: Refusal = {
   statusText: 'Not Implemented',
   body: 'Unsupported transfer encoding',
 };
-const HEADERS_TOO_LARGE: Refusal = {
+export const HEADERS_TOO_LARGE: Refusal = {
   code: 431,
   statusText: 'Request Header Fields Too Large',
   body: '431 Request Header Fields Too Large',
@@ -133,7 +133,7 @@ function ignoreBody(request: IncomingMessage): void {
 }
 
 /** Go's ParseHTTPVersion: the major version of `HTTP/M.N` (one digit each), undefined when malformed. */
-function goProtocolMajor(protocol: string): number | undefined {
+export function goProtocolMajor(protocol: string): number | undefined {
   if (protocol === 'HTTP/1.1' || protocol === 'HTTP/1.0') return 1;
   if (!/^HTTP\/\d\.\d$/.test(protocol)) return undefined;
   return Number(protocol[5]);
@@ -157,9 +157,9 @@ function versionRefusal(rawPacket: Buffer | undefined): Refusal {
 }
 
 /** An RFC 7230 token byte (httpguts' tchar). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Bytes Go's textproto takes in a header value: any but controls other than tab. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * Go's answer to a head whose header Node's parser stopped at. Go's textproto takes a name with
@@ -167,7 +167,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * refuses the spaced name as "invalid header name". Any header textproto cannot read (no
  * colon, another byte outside a token, a control byte in a value) is its plain 400.
  */
-function headerTokenRefusal(rawPacket: Buffer | undefined): Refusal {
+export function headerTokenRefusal(rawPacket: Buffer | undefined): Refusal {
   if (rawPacket === undefined) return BAD_REQUEST;
   const [requestLine, ...lines] = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, 65536)).split(/\r?\n/);
   let spaced = false;
@@ -191,7 +191,7 @@ function headerTokenRefusal(rawPacket: Buffer | undefined): Refusal {
   return hostRefusal(host, version === 'HTTP/1.0' ? 0 : 1, method) ?? (spaced ? INVALID_HEADER_NAME : BAD_REQUEST);
 }
 
-function written(refusal: Refusal): string {
+export function written(refusal: Refusal): string {
   return `HTTP/1.1 ${refusal.code} ${refusal.statusText}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refusal.body}`;
 }
 

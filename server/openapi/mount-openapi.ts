@@ -142,10 +142,11 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     extensionsRevision,
   );
 
-  // Routes of the reference's mux: any method is served as GET is.
+  // Routes of the reference's mux: any method is served as GET is, those outside Node's list too
+  // (route().all takes them, app.all would not).
   // The reference serves the index whatever the request accepts, without a type of its own:
   // Go's content sniffing names it text/plain.
-  app.all('/openapi/v3', (_request, response) => {
+  app.route('/openapi/v3').all((_request, response) => {
     response.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8');
     response.end(v3Root());
   });
@@ -184,14 +185,16 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     sendWithETag(request, response, document, contentType);
   };
-  app.all('/openapi/v3/api/:version', (request, response, next) =>
-    serveGroupVersion(request, response, '', String(request.params.version), next),
-  );
-  app.all('/openapi/v3/apis/:group/:version', (request, response, next) =>
-    serveGroupVersion(request, response, String(request.params.group), String(request.params.version), next),
-  );
+  app
+    .route('/openapi/v3/api/:version')
+    .all((request, response, next) => serveGroupVersion(request, response, '', String(request.params.version), next));
+  app
+    .route('/openapi/v3/apis/:group/:version')
+    .all((request, response, next) =>
+      serveGroupVersion(request, response, String(request.params.group), String(request.params.version), next),
+    );
 
-  app.all('/openapi/v2', (request, response) => {
+  app.route('/openapi/v2').all((request, response) => {
     const form = openAPIV2Form(request);
     if (form === undefined) return sendNotAcceptable(response);
     response.setHeader('Vary', 'Accept');

@@ -39,7 +39,11 @@ export class RequestInfoError extends Error {
   }
 }
 
-/** The verbs of the methods that have one; any other method's verb is its name in lower case, as the reference's (`options`). */
+/**
+ * The verbs of a resource request's methods, matched case for case: any other method (OPTIONS,
+ * a lower-case `get`, FOO) has none there, as in the reference, whose authorizers are then asked
+ * about the verb "". A non-resource request's verb is its method in lower case.
+ */
 const METHOD_VERBS: Readonly<Record<string, string>> = {
   POST: 'create',
   GET: 'get',
@@ -85,7 +89,7 @@ export function resolveRequestInfo(request: RequestLine): RequestInfo {
   const apiVersion = parts[0];
   parts = parts.slice(1);
 
-  let verb = METHOD_VERBS[request.method] ?? request.method.toLowerCase();
+  let verb = METHOD_VERBS[request.method] ?? '';
   if (PATH_VERBS.has(parts[0])) {
     if (parts.length < 2) throw new RequestInfoError('unable to determine kind and namespace from url');
     verb = parts[0];

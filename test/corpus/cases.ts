@@ -2670,6 +2670,127 @@ function crTailCases(): CorpusCase[] {
   return cases;
 }
 
+// Methods
+
+/**
+ * Methods on every kind of path, as Go's server routes them: it takes any token as a method
+ * (Node's parser knows a fixed list, so these are written raw), its go-restful routes match a
+ * method case for case and refuse the others, and its mux's handlers (`/apis`, a group, OpenAPI,
+ * health, a custom resource's group version, pprof) serve any method alike.
+ */
+function methodCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const pod = `/api/v1/namespaces/${NAMESPACE}/pods/fixture`;
+  const customGroupVersion = `/apis/${CUSTOM_API_VERSION}`;
+  const raw: [string, string, string][] = [
+    // Methods Node's parser does not know.
+    ['FOO', 'collection', configMaps],
+    ['FOO', 'object', `${configMaps}/fixture`],
+    ['FOO', 'status', `${pod}/status`],
+    ['FOO', 'unknown-subresource', `${pod}/nope`],
+    ['FOO', 'proxy', `${pod}/proxy/a`],
+    ['FOO', 'watch-prefix', `/api/v1/watch/namespaces/${NAMESPACE}/configmaps`],
+    ['FOO', 'custom-collection', CUSTOM_COLLECTION],
+    ["F!#$%&'*+-.^_`|~O", 'collection', configMaps],
+    ['F@O', 'collection', configMaps],
+    ['FOO', 'api', '/api'],
+    ['FOO', 'api-v1', '/api/v1'],
+    ['FOO', 'apis', '/apis'],
+    ['FOO', 'apis-apps', '/apis/apps'],
+    ['FOO', 'apis-apps-v1', '/apis/apps/v1'],
+    ['FOO', 'custom-group-version', customGroupVersion],
+    ['FOO', 'version', '/version'],
+    ['FOO', 'healthz', '/healthz'],
+    ['FOO', 'livez-ping', '/livez/ping'],
+    ['FOO', 'openapi-v2', '/openapi/v2'],
+    ['FOO', 'openapi-v3', '/openapi/v3'],
+    ['FOO', 'openapi-v3-apps', '/openapi/v3/apis/apps/v1'],
+    ['FOO', 'openid-configuration', '/.well-known/openid-configuration'],
+    ['FOO', 'root', '/'],
+    ['FOO', 'outside-api', '/foo'],
+    // A known method in another case is no route's method.
+    ['get', 'collection', configMaps],
+    ['get', 'object', `${configMaps}/fixture`],
+    ['Get', 'collection', configMaps],
+    ['get', 'proxy', `${pod}/proxy/a`],
+    ['get', 'custom-collection', CUSTOM_COLLECTION],
+    ['get', 'version', '/version'],
+    ['get', 'api-v1', '/api/v1'],
+    ['get', 'apis', '/apis'],
+  ];
+  const cases: CorpusCase[] = raw.map(([method, label, path]) => ({
+    id: `parity/methods/${method}/${label}`,
+    method,
+    path,
+    headers: {},
+    rawHead: rawHead(`${method} ${path} HTTP/1.1`, ['Host: 127.0.0.1']),
+    collection: '/api/v1/configmaps',
+    ...(path.startsWith(CUSTOM_COLLECTION) || path === customGroupVersion ? { awaitServed: CUSTOM_COLLECTION } : {}),
+    // Go's own refusal of a method that is no token, and its mux's 404 outside the API.
+    ...(method === 'F@O' || label === 'outside-api' ? { plainAnswer: true as const } : {}),
+  }));
+  const body = '{"a":1}';
+  cases.push({
+    id: 'parity/methods/FOO/collection-with-body',
+    method: 'FOO',
+    path: configMaps,
+    headers: {},
+    rawHead: rawHead(`FOO ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1', `Content-Length: ${body.length}`]),
+    body,
+    collection: '/api/v1/configmaps',
+  });
+  // Known methods on the mux's handlers that take any.
+  const known: [string, string][] = [
+    ['POST', customGroupVersion],
+    ['PUT', customGroupVersion],
+    ['DELETE', customGroupVersion],
+    ['HEAD', customGroupVersion],
+    ['OPTIONS', customGroupVersion],
+    ['POST', '/debug/pprof/'],
+    ['DELETE', '/debug/pprof/'],
+  ];
+  for (const [method, path] of known) {
+    cases.push({
+      id: `parity/methods/${method}${path}`,
+      method,
+      path,
+      headers: {},
+      collection: '/api/v1/configmaps',
+      ...(path === customGroupVersion ? { awaitServed: CUSTOM_COLLECTION } : {}),
+    });
+  }
+  // A custom resource's handler serves by verb: a POST on an object's path creates what the body
+  // names, a PUT or PATCH on the collection lacks a name, and the all-namespaces path of a
+  // namespaced kind takes list and watch alone (anything else is the mux's plain 404).
+  const custom: [string, string, string, Readonly<Record<string, string>>, string?][] = [
+    [
+      'POST-on-object',
+      'POST',
+      `${CUSTOM_COLLECTION}/name-in-url`,
+      JSON_TYPE,
+      JSON.stringify(widget({ metadata: { name: 'posted-on-object' } })),
+    ],
+    ['PUT-on-collection', 'PUT', CUSTOM_COLLECTION, JSON_TYPE, JSON.stringify(widget({}))],
+    ['PATCH-on-collection-no-type', 'PATCH', CUSTOM_COLLECTION, {}, '{}'],
+    ['PATCH-on-collection', 'PATCH', CUSTOM_COLLECTION, { 'content-type': 'application/merge-patch+json' }, '{}'],
+    ['POST-all-namespaces', 'POST', CUSTOM_ALL, JSON_TYPE, JSON.stringify(widget({}))],
+    ['DELETE-all-namespaces', 'DELETE', CUSTOM_ALL, {}],
+  ];
+  for (const [label, method, path, headers, body] of custom) {
+    cases.push({
+      id: `parity/methods/custom/${label}`,
+      method,
+      path,
+      headers,
+      body,
+      collection: CUSTOM_ALL,
+      awaitServed: CUSTOM_COLLECTION,
+      ...(path.startsWith(CUSTOM_ALL) ? { plainAnswer: true as const } : {}),
+    });
+  }
+  return cases;
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -2688,6 +2809,7 @@ export function corpusCases(): CorpusCase[] {
     ...patchTailCases(),
     ...subresourceCases(),
     ...crTailCases(),
+    ...methodCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

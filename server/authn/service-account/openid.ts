@@ -63,13 +63,7 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): rea
     if (refusal) return next(refusal);
     send(res, produces, body());
   };
-  app.all(
-    OPENID_CONFIGURATION_PATH,
-    route('application/json', () => openIdConfiguration(options)),
-  );
-  app.all(
-    JWKS_PATH,
-    route('application/jwk-set+json', () => jwks(options.keys.published())),
-  );
+  app.route(OPENID_CONFIGURATION_PATH).all(route('application/json', () => openIdConfiguration(options)));
+  app.route(JWKS_PATH).all(route('application/jwk-set+json', () => jwks(options.keys.published())));
   return [OPENID_CONFIGURATION_PATH, JWKS_PATH];
 }

@@ -69,10 +69,23 @@ const cases: { name: string; method: string; url: string; expected: Expected }[]
     expected: { verb: 'deletecollection', name: '' },
   },
   {
-    name: "another method's verb is its name in lower case, as the reference's",
+    // Recorded from the reference: an anonymous OPTIONS there is refused as `cannot  resource "configmaps"`.
+    name: 'a method outside the table has no verb on a resource path, as in the reference',
     method: 'OPTIONS',
     url: '/api/v1/pods',
-    expected: { isResourceRequest: true, verb: 'options' },
+    expected: { isResourceRequest: true, verb: '' },
+  },
+  {
+    name: 'a known method in another case is not that method',
+    method: 'get',
+    url: '/api/v1/namespaces/default/pods/x/proxy',
+    expected: { isResourceRequest: true, verb: '', subresource: 'proxy' },
+  },
+  {
+    name: "a non-resource request's verb is its method in lower case",
+    method: 'FOO',
+    url: '/healthz',
+    expected: { isResourceRequest: false, verb: 'foo' },
   },
   {
     name: 'trailing slash is ignored',

@@ -23,6 +23,12 @@
  *   PUT, custom kind or built-in, JSON or YAML, and a JSON or merge patch that leaves one is the
  *   422 on the `patch`, on a custom resource's status too, where another kind or group is no
  *   error (its status strategy keeps the stored ones).
+ * - custom-resource-type-meta.json: a custom resource keeps the kind and version it names, being
+ *   decoded unstructured: without a kind the body cannot be read (400), a version other than the
+ *   URL's is a 400, another kind of that version (or a patch changing kind or version) reaches
+ *   validation, whose first check refuses it alone (422, named by the kind the object claims).
+ *   Its metadata is the one part typed, as an ObjectMeta of its own: a mismatch is the decoder's
+ *   400, and unknown members are warned of before the schema's unknown fields.
  * - custom-resource-status-schema.json: a status write validates the status alone against its
  *   schema: the messages name members from the status (`inner.n in body`), the field paths are
  *   the object's (`status.inner.n`); lists and rules over the whole object; a refusal names the
@@ -57,6 +63,8 @@ interface Case {
   readonly causes?: readonly string[];
   /** The spec and status of a Scale answered. */
   readonly scale?: { readonly spec: unknown; readonly status: unknown };
+  /** The `Warning` header, when the fixture recorded it (none: an empty list). */
+  readonly warnings?: readonly string[];
 }
 
 /** An object the fixture stores before its cases run. */
@@ -71,6 +79,7 @@ const FIXTURES = [
   'custom-resource-patched-type-meta.json',
   'custom-resource-scale-paths.json',
   'custom-resource-keyword-order.json',
+  'custom-resource-type-meta.json',
   'custom-resource-type-meta-types.json',
   'custom-resource-status-schema.json',
 ].map(
@@ -82,7 +91,18 @@ const FIXTURES = [
     },
 );
 const CRDS = FIXTURES.flatMap((fixture) => fixture.crds);
-const OBJECTS = FIXTURES.flatMap((fixture) => fixture.objects ?? []);
+/** A fixture's own objects, or else one object named `live` of each of its kinds, for its cases to patch. */
+const OBJECTS = FIXTURES.flatMap(
+  (fixture) =>
+    fixture.objects ??
+    fixture.crds.map((crd): StoredObject => {
+      const { kind, plural } = crd.spec.names;
+      return {
+        path: `/apis/${crd.spec.group}/v1/namespaces/default/${plural}`,
+        body: { apiVersion: `${crd.spec.group}/v1`, kind, metadata: { name: 'live' }, spec: { size: 1 } },
+      };
+    }),
+);
 const CASES = FIXTURES.flatMap((fixture) => fixture.cases);
 
 let testStore: TestStore;
@@ -95,15 +115,6 @@ beforeAll(async () => {
       types: [...BUILTIN_TYPES, ...CRDS.map((crd) => customResourceType(crd))],
     }),
   });
-  for (const crd of CRDS) {
-    const { kind, plural } = crd.spec.names;
-    const response = await fetch(`${api.base}/apis/${crd.spec.group}/v1/namespaces/default/${plural}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiVersion: `${crd.spec.group}/v1`, kind, metadata: { name: 'live' }, spec: { size: 1 } }),
-    });
-    expect(response.status).toBe(201);
-  }
   for (const { path, body } of OBJECTS) {
     const response = await fetch(`${api.base}${path}`, {
       method: 'POST',
@@ -124,6 +135,11 @@ function withoutPatchedObject(message: string): string {
   return message
     .replace(/^Invalid value: "(?:[^"\\]|\\.)*": /, '')
     .replace(/ in '\{.*\}'$/, " in '<the patched object>'");
+}
+
+function warningsOf(response: Response): string[] {
+  const warning = response.headers.get('warning');
+  return warning === null ? [] : [warning];
 }
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -148,5 +164,13 @@ test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     ...(c.message !== undefined ? { message: status.message } : {}),
     ...(c.causes !== undefined ? { causes } : {}),
     ...(c.scale !== undefined ? { scale: { spec: status.spec, status: status.status } } : {}),
-  }).toEqual({ status: c.status, reason: c.reason, message: c.message, causes: c.causes, scale: c.scale });
+    ...(c.warnings !== undefined ? { warnings: warningsOf(response) } : {}),
+  }).toEqual({
+    status: c.status,
+    reason: c.reason,
+    message: c.message,
+    causes: c.causes,
+    scale: c.scale,
+    warnings: c.warnings,
+  });
 });

@@ -244,7 +244,12 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     }),
   );
   app.use(
-    metricsHandler({ path: SLI_METRICS_PATH, registry: healthcheckMetrics.registry, resettable: options.profiling }),
+    metricsHandler({
+      path: SLI_METRICS_PATH,
+      registry: healthcheckMetrics.registry,
+      resettable: options.profiling,
+      reset: () => healthcheckMetrics.reset(),
+    }),
   );
   if (options.profiling) app.use(pprofHandler());
   const mounted = create.routes?.(app);

@@ -157,9 +157,44 @@ const jsonPatch: PatchType = {
       throw error;
     }
   },
-  shown: (patch, patched) => goMarshalPatched(patched, openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
+  shown: (patch, patched) =>
+    goMarshalPatched(withGoMetadataOrder(patched), openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
   strictProblems: (body) => jsonPatchStrictProblems(body.toString('utf8')),
 };
+
+/** The members of Go's ObjectMeta, in the order its JSON encoding writes them. */
+const GO_OBJECT_META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
+/**
+ * The patched object with its metadata's members in Go's order. The reference patches the
+ * bytes of the object as its codec wrote them, and a metadata the patch did not open keeps
+ * them in the quoted result (capstan's object holds resourceVersion last). Only the quote:
+ * the object itself is left as it is.
+ */
+function withGoMetadataOrder(patched: unknown): unknown {
+  if (!isObject(patched) || !isObject(patched.metadata)) return patched;
+  const metadata = patched.metadata;
+  const known = GO_OBJECT_META_ORDER.filter((member) => member in metadata);
+  const others = Object.keys(metadata).filter((member) => !GO_OBJECT_META_ORDER.includes(member));
+  const ordered = Object.fromEntries([...known, ...others].map((member) => [member, metadata[member]]));
+  return { ...patched, metadata: ordered };
+}
 
 const mergePatch: PatchType = {
   parse(body) {
@@ -172,7 +207,7 @@ const mergePatch: PatchType = {
     return patch;
   },
   apply: (current, patch) => applyMergePatch(current, patch),
-  shown: (patch, patched) => goMarshalPatched(patched, openedByMerge(patch)),
+  shown: (patch, patched) => goMarshalPatched(withGoMetadataOrder(patched), openedByMerge(patch)),
   strictProblems: (body) => mapPatchStrictProblems(body.toString('utf8')),
 };
 

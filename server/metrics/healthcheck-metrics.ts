@@ -8,9 +8,16 @@
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 
+const START_TIME = 'process_start_time_seconds';
+
 export interface HealthcheckMetrics {
   readonly registry: Registry;
   observe(check: string, endpoint: string, passed: boolean): void;
+  /**
+   * Empties the registry as the reference's reset does: its start time is a vector's only
+   * child, which the reset deletes for good (it is set once, at start).
+   */
+  reset(): void;
 }
 
 export function createHealthcheckMetrics(): HealthcheckMetrics {
@@ -30,7 +37,7 @@ export function createHealthcheckMetrics(): HealthcheckMetrics {
     registers,
   });
   const startTime = new Gauge({
-    name: 'process_start_time_seconds',
+    name: START_TIME,
     help: '[ALPHA] Start time of the process since unix epoch in seconds.',
     registers,
   });
@@ -40,6 +47,11 @@ export function createHealthcheckMetrics(): HealthcheckMetrics {
     observe(check, endpoint, passed) {
       result.set({ name: check, type: endpoint }, passed ? 1 : 0);
       results.inc({ name: check, status: passed ? 'success' : 'error', type: endpoint });
+    },
+    reset() {
+      result.reset();
+      results.reset();
+      registry.removeSingleMetric(START_TIME);
     },
   };
 }

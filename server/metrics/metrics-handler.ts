@@ -19,28 +19,43 @@ export interface MetricsEndpoint {
   readonly scrape?: () => Promise<string>;
   /** DELETE resets the registry's metrics (the reference's `--profiling`). */
   readonly resettable: boolean;
+  /** How DELETE resets them; default: each metric of the registry but the process's own. */
+  readonly reset?: () => void;
 }
 
 export function metricsHandler(endpoint: MetricsEndpoint): RequestHandler {
   const scrape = endpoint.scrape ?? (() => endpoint.registry.metrics());
+  const reset = endpoint.reset ?? (() => resetMetrics(endpoint.registry));
   return (req, res, next) => {
     if (req.path !== endpoint.path) {
       next();
       return;
     }
     if (endpoint.resettable && req.method === 'DELETE') {
-      resetMetrics(endpoint.registry);
+      reset();
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('metrics reset\n');
       return;
     }
     scrape().then((text) => {
+      if (!hasSamples(text)) {
+        // The reference's gatherer drops families without samples, and its timeout filter sends
+        // the handler's headers only with a body: an empty registry (reset, and nothing
+        // recorded since) answers 200 with no body and no Content-Type.
+        res.end();
+        return;
+      }
       // The reference's Prometheus library names how metric names were escaped to fit the text
       // format; capstan's names need none, which is what `underscores` says.
       res.setHeader('Content-Type', `${endpoint.registry.contentType}; escaping=underscores`);
       res.end(text);
     }, next);
   };
+}
+
+/** Whether a text exposition holds any sample: a line that is not a `#` comment. */
+function hasSamples(text: string): boolean {
+  return text.split('\n').some((line) => line !== '' && !line.startsWith('#'));
 }
 
 /**

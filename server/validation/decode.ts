@@ -132,11 +132,12 @@ const TYPE_META_STRUCT =
 /**
  * The reference's decoder reads a body's apiVersion and kind first, into that struct of two
  * strings, matching the names in any case: a member of another JSON type there fails before
- * anything else is read (a null reads as empty), and Go names the first in the text.
+ * anything else is read (a null reads as empty), and Go names the first in the text. Go reads
+ * every coming of a repeated key, so `members` gives them all when the text repeats one.
  */
-export function typeMetaReadError(value: unknown): string | undefined {
+export function typeMetaReadError(value: unknown, members?: Iterable<readonly [string, unknown]>): string | undefined {
   if (!isObject(value)) return undefined;
-  for (const [member, field] of Object.entries(value)) {
+  for (const [member, field] of members ?? Object.entries(value)) {
     const name = member.toLowerCase() === 'apiversion' ? 'apiVersion' : member.toLowerCase() === 'kind' ? 'kind' : '';
     if (name === '' || field === null || typeof field === 'string') continue;
     const kind = field instanceof NumberLiteral ? 'number' : jsonKind(field);
@@ -186,8 +187,9 @@ export function parseBody(options: {
     );
   }
   checkNestingDepth(value, 'json');
-  checkTypeMetaMembers(value, options);
-  const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
+  const repeatsKeys = memberCount(text) !== parsedMemberCount(value);
+  checkTypeMetaMembers(value, options, repeatsKeys ? topLevelMembers(text) : undefined);
+  const scan = options.findDuplicates && repeatsKeys;
   return {
     value,
     repeatedKeys: scan
@@ -196,8 +198,12 @@ export function parseBody(options: {
   };
 }
 
-function checkTypeMetaMembers(value: unknown, options: { readonly body: Buffer; readonly expectedKind: string }): void {
-  const error = typeMetaReadError(value);
+function checkTypeMetaMembers(
+  value: unknown,
+  options: { readonly body: Buffer; readonly expectedKind: string },
+  members?: Iterable<readonly [string, unknown]>,
+): void {
+  const error = typeMetaReadError(value, members);
   if (error !== undefined) throw unrecognizedObject(options.expectedKind, error, options.body);
 }
 
@@ -328,6 +334,19 @@ export function findDuplicateKeys(text: string): string[] {
     },
   });
   return duplicates;
+}
+
+/**
+ * The top-level object's members in the text's order, a repeated key each time it comes with
+ * the value it comes with (JSON.parse keeps only the last).
+ */
+function topLevelMembers(text: string): [string, unknown][] {
+  const parser = (jsoncParser ??= require('jsonc-parser') as JsoncParser);
+  const root = parser.parseTree(text);
+  if (root?.type !== 'object') return [];
+  return (root.children ?? []).flatMap(({ children: [key, value] = [] }) =>
+    key === undefined || value === undefined ? [] : [[key.value as string, parser.getNodeValue(value)]],
+  );
 }
 
 /** Every key's path in the text's order, a repeated key each time it comes. */

@@ -2791,6 +2791,54 @@ function methodCases(): CorpusCase[] {
   return cases;
 }
 
+// Small request-parity differences left from the probes of issue 26 (parity/tail2/)
+
+const TAIL2 = 'parity/tail2';
+
+/**
+ * A body that repeats apiVersion or kind: the reference reads every coming of the key into its
+ * struct of two strings, so an earlier value of another JSON type is refused even where a later
+ * one is a string. capstan read only the last (JSON.parse) and created the object.
+ */
+function repeatedTypeMetaCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const bodies: [string, string, string, string][] = [
+    [
+      'kind-number-first',
+      configMaps,
+      '/api/v1/configmaps',
+      '{"kind":5,"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"tail2-a"}}',
+    ],
+    [
+      'api-version-list-other-case',
+      configMaps,
+      '/api/v1/configmaps',
+      '{"kind":"ConfigMap","APIVERSION":[],"apiVersion":"v1","metadata":{"name":"tail2-b"}}',
+    ],
+    [
+      'crd-kind-bool-first',
+      crds,
+      crds,
+      '{"kind":true,"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1","metadata":{"name":"x"}}',
+    ],
+  ];
+  return ['Ignore', 'Strict'].flatMap((validation) =>
+    bodies.map(([label, path, collection, body]) => ({
+      id: `${TAIL2}/repeated-type-meta/${validation}/${label}`,
+      method: 'POST',
+      path: `${path}?fieldValidation=${validation}&dryRun=All`,
+      headers: JSON_TYPE,
+      body,
+      collection,
+    })),
+  );
+}
+
+function tail2Cases(): CorpusCase[] {
+  return [...repeatedTypeMetaCases()];
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -2810,6 +2858,7 @@ export function corpusCases(): CorpusCase[] {
     ...subresourceCases(),
     ...crTailCases(),
     ...methodCases(),
+    ...tail2Cases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

@@ -1,4 +1,7 @@
 import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
@@ -34,6 +37,7 @@ interface V3Document {
   paths: Record<string, PathItem>;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
+type V3Frame = Record<string, unknown> & { info: unknown; components: { securitySchemes?: unknown } };
 interface V2Document {
   swagger: string;
   paths: Record<string, PathItem>;
@@ -368,5 +372,34 @@ describe('OpenAPI documents of the built-in registry', () => {
         version: groupVersion.version,
       });
     }
+  });
+});
+
+describe('OpenAPI v3 document frame as the reference serves it', () => {
+  // The reference's JSON documents recorded for the protobuf test (kube-apiserver 1.34.4).
+  const FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    mountOpenAPI(app, { registry: builtinRegistry() });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz'],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+  ])('%s: top-level fields, info and security schemes equal the reference', async (key, fixture) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Frame;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Frame;
+    expect(Object.keys(served)).toEqual(Object.keys(reference));
+    expect(served.info).toEqual(reference.info);
+    expect(served.components.securitySchemes).toEqual(reference.components.securitySchemes);
   });
 });

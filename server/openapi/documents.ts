@@ -24,6 +24,7 @@ export interface DocumentInfo {
 const SECURITY_SCHEME = {
   BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' },
 };
+const CUSTOM_RESOURCE_INFO: DocumentInfo = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
 const SECURITY = [{ BearerToken: [] as string[] }];
 
 /** The key of a group-version in the v3 root: `api/v1`, `apis/apps/v1`. */
@@ -55,10 +56,16 @@ export function openAPIV3Document(options: {
     flavour: 'v3',
     kinds: servedKinds([options.groupVersion]),
   });
+  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)]));
+  // A group-version of custom resources alone is documented by the reference's CRD builder,
+  // under its own title and without security schemes; only custom resources bring definitions.
+  if (options.groupVersion.resources.every((resource) => resource.type.definitions !== undefined)) {
+    return { openapi: '3.0.0', info: CUSTOM_RESOURCE_INFO, paths: pathItems, components: { schemas } };
+  }
   return {
     openapi: '3.0.0',
     info: options.info,
-    paths: Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)])),
+    paths: pathItems,
     // The reference's v3 builder keeps the default security requirement out of the document.
     components: { schemas, securitySchemes: SECURITY_SCHEME },
   };

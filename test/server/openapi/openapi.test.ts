@@ -11,6 +11,9 @@ import { encodeOpenAPIV3Protobuf } from '../../../server/openapi/openapi-v3-prot
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
+import type { CustomResourceDefinition } from '../../../server/apiextensions/crd-types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 
 interface Parameter {
   name: string;
@@ -383,7 +386,13 @@ describe('OpenAPI v3 document frame as the reference serves it', () => {
 
   beforeAll(async () => {
     const app = express();
-    mountOpenAPI(app, { registry: builtinRegistry() });
+    const crds = ['widgets-crd.json', 'gadgets-crd.json'].map(
+      (file) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as CustomResourceDefinition,
+    );
+    const registry = new ResourceTypeRegistry({
+      types: [...builtinRegistry().all(), ...crds.map((crd) => customResourceType(crd))],
+    });
+    mountOpenAPI(app, { registry });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -395,6 +404,7 @@ describe('OpenAPI v3 document frame as the reference serves it', () => {
   test.each([
     ['api/v1', 'api_v1.json.gz'],
     ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+    ['apis/proto.example.com/v1', 'apis_proto.example.com_v1.json.gz'],
   ])('%s: top-level fields, info and security schemes equal the reference', async (key, fixture) => {
     const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Frame;
     const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Frame;

@@ -23,6 +23,7 @@ interface Parameter {
 }
 interface Operation {
   operationId: string;
+  description?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: { $ref: string } }>; required?: boolean };
   responses: Record<
@@ -411,5 +412,17 @@ describe('OpenAPI v3 document frame as the reference serves it', () => {
     expect(Object.keys(served)).toEqual(Object.keys(reference));
     expect(served.info).toEqual(reference.info);
     expect(served.components.securitySchemes).toEqual(reference.components.securitySchemes);
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz'],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+  ])('%s: watch paths describe themselves as the reference does', async (key, fixture) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Document;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Document;
+    const watchPaths = Object.keys(reference.paths).filter((path) => path.includes('/watch/'));
+    expect(watchPaths.length).toBeGreaterThan(0);
+    const descriptions = (document: V3Document) => watchPaths.map((path) => document.paths[path]?.get?.description);
+    expect(descriptions(served)).toEqual(descriptions(reference));
   });
 });

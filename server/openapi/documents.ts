@@ -214,7 +214,7 @@ function v2Parameter(parameter: ParameterSpec): object {
 
 function extensions(operation: ApiOperation): object {
   return {
-    'x-kubernetes-action': operation.action,
+    ...(operation.action ? { 'x-kubernetes-action': operation.action } : {}),
     ...(operation.kind
       ? {
           'x-kubernetes-group-version-kind': {

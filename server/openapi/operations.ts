@@ -74,7 +74,8 @@ export interface RequestBodySpec {
 
 export interface ApiOperation {
   readonly method: HttpMethod;
-  readonly action: Action;
+  /** Absent for the group-version's own resource list, which the reference gives no action. */
+  readonly action?: Action;
   readonly operationId: string;
   readonly description: string;
   readonly tag: string;
@@ -103,7 +104,6 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
     operations: [
       {
         method: 'get',
-        action: 'get',
         operationId: `get${naming.groupVersion}APIResources`,
         description: 'get available resources',
         tag: naming.tag,

@@ -17,13 +17,14 @@ import type { ParameterSpec } from './parameters';
 
 export interface DocumentInfo {
   readonly title: string;
-  /** The server's `gitVersion`. */
+  /** The emulated `major.minor` release, as the reference shows it. */
   readonly version: string;
 }
 
 const SECURITY_SCHEME = {
-  BearerToken: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer token authentication' },
+  BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' },
 };
+const CUSTOM_RESOURCE_INFO: DocumentInfo = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
 const SECURITY = [{ BearerToken: [] as string[] }];
 
 /** The key of a group-version in the v3 root: `api/v1`, `apis/apps/v1`. */
@@ -55,12 +56,18 @@ export function openAPIV3Document(options: {
     flavour: 'v3',
     kinds: servedKinds([options.groupVersion]),
   });
+  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)]));
+  // A group-version of custom resources alone is documented by the reference's CRD builder,
+  // under its own title and without security schemes; only custom resources bring definitions.
+  if (options.groupVersion.resources.every((resource) => resource.type.definitions !== undefined)) {
+    return { openapi: '3.0.0', info: CUSTOM_RESOURCE_INFO, paths: pathItems, components: { schemas } };
+  }
   return {
     openapi: '3.0.0',
     info: options.info,
-    paths: Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)])),
+    paths: pathItems,
+    // The reference's v3 builder keeps the default security requirement out of the document.
     components: { schemas, securitySchemes: SECURITY_SCHEME },
-    security: SECURITY,
   };
 }
 
@@ -207,7 +214,7 @@ function v2Parameter(parameter: ParameterSpec): object {
 
 function extensions(operation: ApiOperation): object {
   return {
-    'x-kubernetes-action': operation.action,
+    ...(operation.action ? { 'x-kubernetes-action': operation.action } : {}),
     ...(operation.kind
       ? {
           'x-kubernetes-group-version-kind': {

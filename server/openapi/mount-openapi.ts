@@ -35,7 +35,7 @@ export interface OpenAPIOptions {
    * Default: the generated schema data of the built-in kinds.
    */
   readonly definitions?: () => Definitions;
-  /** Shown as the documents' `info.version`; default: the `gitVersion` of `/version`. */
+  /** Shown as the documents' `info.version`; default: the emulated `major.minor` of `/version`. */
   readonly serverVersion?: string;
   /** Documents of extension API servers (server/aggregator/), served and merged with this server's. */
   readonly extensions?: ExtensionOpenAPI;
@@ -74,8 +74,12 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     return (definitions = enums ? builtIn : withoutEnums(builtIn));
   };
   let info: DocumentInfo | undefined;
-  const documentInfo = () =>
-    (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
+  // The reference completes `info.version` from its emulation version, which has no patch part.
+  const emulatedRelease = () => {
+    const { emulationMajor, emulationMinor } = versionInfo();
+    return `${emulationMajor}.${emulationMinor}`;
+  };
+  const documentInfo = () => (info ??= { title: 'Kubernetes', version: options.serverVersion ?? emulatedRelease() });
 
   // Types that bring their own schemas (custom resources) add them over the built-in ones.
   const definitionsOf = (types: readonly ResourceType[]): Definitions => {

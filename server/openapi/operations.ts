@@ -56,6 +56,8 @@ function patchMediaTypesOf(type: ResourceType): readonly string[] {
 }
 /** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
 const ANY_MEDIA_TYPE = ['*/*'] as const;
+// The reference marks its `/watch/` paths deprecated in each operation's description.
+const WATCH_PATH_DEPRECATION = "deprecated: use the 'watch' parameter with a list operation instead";
 
 export interface ResponseSpec {
   readonly code: number;
@@ -72,7 +74,8 @@ export interface RequestBodySpec {
 
 export interface ApiOperation {
   readonly method: HttpMethod;
-  readonly action: Action;
+  /** Absent for the group-version's own resource list, which the reference gives no action. */
+  readonly action?: Action;
   readonly operationId: string;
   readonly description: string;
   readonly tag: string;
@@ -101,7 +104,6 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
     operations: [
       {
         method: 'get',
-        action: 'get',
         operationId: `get${naming.groupVersion}APIResources`,
         description: 'get available resources',
         tag: naming.tag,
@@ -279,7 +281,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         method: 'get',
         action: 'watchlist',
         operationId,
-        description: `watch individual changes to a list of ${type.kind}`,
+        description: `watch individual changes to a list of ${type.kind}. ${WATCH_PATH_DEPRECATION}.`,
         parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
         responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
         responseMediaTypes: listMediaTypes,
@@ -294,7 +296,9 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
             method: 'get',
             action: 'watch',
             operationId: id('watch'),
-            description: `watch changes to an object of kind ${type.kind}`,
+            description:
+              `watch changes to an object of kind ${type.kind}. ${WATCH_PATH_DEPRECATION}, ` +
+              "filtered to a single item with the 'fieldSelector' parameter.",
             parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
             responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
             responseMediaTypes: listMediaTypes,

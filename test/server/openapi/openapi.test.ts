@@ -1,4 +1,7 @@
 import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
@@ -8,6 +11,9 @@ import { encodeOpenAPIV3Protobuf } from '../../../server/openapi/openapi-v3-prot
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
+import type { CustomResourceDefinition } from '../../../server/apiextensions/crd-types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 
 interface Parameter {
   name: string;
@@ -17,6 +23,7 @@ interface Parameter {
 }
 interface Operation {
   operationId: string;
+  description?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: { $ref: string } }>; required?: boolean };
   responses: Record<
@@ -34,6 +41,7 @@ interface V3Document {
   paths: Record<string, PathItem>;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
+type V3Frame = Record<string, unknown> & { info: unknown; components: { securitySchemes?: unknown } };
 interface V2Document {
   swagger: string;
   paths: Record<string, PathItem>;
@@ -157,7 +165,7 @@ describe('OpenAPI over HTTP', () => {
     );
     expect(actions).toEqual(
       expect.arrayContaining([
-        'getAppsV1APIResources get',
+        'getAppsV1APIResources undefined',
         'listAppsV1DeploymentForAllNamespaces list',
         'listAppsV1NamespacedDeployment list',
         'createAppsV1NamespacedDeployment post',
@@ -368,5 +376,66 @@ describe('OpenAPI documents of the built-in registry', () => {
         version: groupVersion.version,
       });
     }
+  });
+});
+
+describe('OpenAPI v3 document frame as the reference serves it', () => {
+  // The reference's JSON documents recorded for the protobuf test (kube-apiserver 1.34.4).
+  const FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    const crds = ['widgets-crd.json', 'gadgets-crd.json'].map(
+      (file) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as CustomResourceDefinition,
+    );
+    const registry = new ResourceTypeRegistry({
+      types: [...builtinRegistry().all(), ...crds.map((crd) => customResourceType(crd))],
+    });
+    mountOpenAPI(app, { registry });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz'],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+    ['apis/proto.example.com/v1', 'apis_proto.example.com_v1.json.gz'],
+  ])('%s: top-level fields, info and security schemes equal the reference', async (key, fixture) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Frame;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Frame;
+    expect(Object.keys(served)).toEqual(Object.keys(reference));
+    expect(served.info).toEqual(reference.info);
+    expect(served.components.securitySchemes).toEqual(reference.components.securitySchemes);
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz'],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+  ])('%s: the resource list operation carries no action, as in the reference', async (key, fixture) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Document;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Document;
+    const listPath = `/${key}/`;
+    expect(reference.paths[listPath]?.get).toBeDefined();
+    // Compared as sets: capstan still writes `tags` after the responses, the reference first.
+    const keys = (document: V3Document) => Object.keys(document.paths[listPath]?.get ?? {}).sort();
+    expect(keys(served)).toEqual(keys(reference));
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz'],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz'],
+  ])('%s: watch paths describe themselves as the reference does', async (key, fixture) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as V3Document;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as V3Document;
+    const watchPaths = Object.keys(reference.paths).filter((path) => path.includes('/watch/'));
+    expect(watchPaths.length).toBeGreaterThan(0);
+    const descriptions = (document: V3Document) => watchPaths.map((path) => document.paths[path]?.get?.description);
+    expect(descriptions(served)).toEqual(descriptions(reference));
   });
 });

@@ -9,7 +9,8 @@
  * - every watcher, reconnecting from its last resource version whenever a stream ends, saw
  *   every event exactly once, in order, and never a 410;
  * - a consistent list on each replica sees the latest write;
- * - compaction ran on exactly one replica at a time, and moved when that replica died;
+ * - compaction ran at most once per interval across the replicas (one claim of the shared key
+ *   per round), and went on on another replica when the compacting one died;
  * - the gracefully stopping replica ended its watches properly (no stream aborted then).
  */
 import { openEtcdStore } from '../../storage/etcd/etcd-store';
@@ -22,6 +23,8 @@ const NAMESPACE = 'faults';
 const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
 const KEY_PREFIX = `/registry/configmaps/${NAMESPACE}/`;
 const COMPACTION_INTERVAL_MS = 2_000;
+/** Compaction rounds each observation of the replicas' compactions lasts. */
+const ROUNDS = 3;
 /** Longer than haproxy's checks take to mark a replica down (2 × 300 ms), as a deployment's should be. */
 const SHUTDOWN_DELAY = '1s';
 const NAMES = Array.from({ length: 12 }, (_, i) => `cm-${i}`);
@@ -44,13 +47,22 @@ async function compactionsOn(cluster: Cluster): Promise<(number | undefined)[]> 
   );
 }
 
-/** How many compactions each replica ran during `ms` (undefined for a replica not running). */
+/**
+ * How many compactions each replica ran during `ms` (undefined for a replica not running).
+ * Which replica wins a round depends on the order the replicas tick in; that order may change
+ * as their timers drift (as the reference's do: each waits an interval after its last tick), so
+ * the compacting replica may change between rounds: only the sum is one per round.
+ */
 async function compactionsDuring(cluster: Cluster, ms: number): Promise<(number | undefined)[]> {
   const before = await compactionsOn(cluster);
   await sleep(ms);
   const after = await compactionsOn(cluster);
   return after.map((count, i) => (count === undefined || before[i] === undefined ? undefined : count - before[i]!));
 }
+
+/** Compactions summed over the replicas running. */
+const compactionsInAll = (counts: (number | undefined)[]) =>
+  counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
 
 describe('a three-replica cluster on three etcd members behind haproxy', () => {
   let cluster: Cluster;
@@ -101,16 +113,16 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
     writer.start();
     const log: string[] = [];
 
-    // Compaction runs on one replica; that is the one to kill.
-    const steady = await compactionsDuring(cluster, 3 * COMPACTION_INTERVAL_MS);
+    // One compaction per round across the replicas; the replica that ran most of them is the one to kill.
+    const steady = await compactionsDuring(cluster, ROUNDS * COMPACTION_INTERVAL_MS);
     log.push(`compactions per replica before the kill: ${JSON.stringify(steady)}`);
-    const compacting = steady.flatMap((count, i) => (count ? [i] : []));
-    expect(compacting).toHaveLength(1);
-    const victim = compacting[0];
+    expect(compactionsInAll(steady)).toBeGreaterThanOrEqual(1);
+    expect(compactionsInAll(steady)).toBeLessThanOrEqual(ROUNDS + 1);
+    const victim = steady.indexOf(Math.max(...steady.map((count) => count ?? 0)));
 
     phase('replica killed');
     await cluster.killReplica(victim);
-    const afterKill = await compactionsDuring(cluster, 3 * COMPACTION_INTERVAL_MS);
+    const afterKill = await compactionsDuring(cluster, ROUNDS * COMPACTION_INTERVAL_MS);
     log.push(`replica ${victim} killed; compactions per replica: ${JSON.stringify(afterKill)}`);
     phase('replica restarting');
     await cluster.restartReplica(victim);
@@ -194,10 +206,10 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
     );
     console.log(log.join('\n'));
 
-    // Compaction moved to exactly one other replica when the compacting one died.
-    const takenOver = afterKill.flatMap((count, i) => (count ? [i] : []));
-    expect(takenOver).toHaveLength(1);
-    expect(takenOver[0]).not.toBe(victim);
+    // Compaction went on, still once per round, on the others when the compacting replica died.
+    expect(afterKill[victim]).toBeUndefined();
+    expect(compactionsInAll(afterKill)).toBeGreaterThanOrEqual(1);
+    expect(compactionsInAll(afterKill)).toBeLessThanOrEqual(ROUNDS + 1);
 
     expect(history.errors).toEqual([]);
     expect(writer.acknowledged.length).toBeGreaterThan(100);

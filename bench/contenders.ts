@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startCapstanProcess } from './capstan-process';
+import { startCapstanProcess, type ServerPki } from './capstan-process';
 import type { ClientCredentials, HttpsTarget } from './https-client';
 import { median, processCpuMs } from './measure';
 import { startReferenceProcess } from './reference-process';
@@ -39,10 +39,12 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-/** The servers of a side-by-side run, in column order, and the etcd the first two share. */
+/** The servers of a side-by-side run, in column order, the etcd the first two share and the certificates all share. */
 export interface Contenders {
   readonly all: readonly [reference: Contender, onEtcd: Contender, onSqlite: Contender];
   readonly etcd: OpenBackend;
+  /** capstan on etcd's serving certificate and admin client, which the reference serves with too. */
+  readonly pki: ServerPki;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function withContenders<T>(
     started.push(reference);
     const onSqlite = await capstanContender('capstan on SQLite', undefined);
     started.push(onSqlite);
-    return await measure({ all: [reference, onEtcd, onSqlite], etcd });
+    return await measure({ all: [reference, onEtcd, onSqlite], etcd, pki: sharedPki(onEtcd) });
   } finally {
     for (const contender of started) await contender.stop();
     await etcd.close();
@@ -100,19 +102,12 @@ async function referenceContender(
   etcdEndpoint: string,
   capstan: Contender & { readonly dataDir: string },
 ): Promise<Contender> {
-  const pkiDir = join(capstan.dataDir, 'pki');
-  const pem = (name: string) => readFileSync(join(pkiDir, name));
-  const pki = {
-    client: capstan.credentials,
-    servingCertPem: pem('apiserver.crt').toString('utf8'),
-    servingKeyPem: pem('apiserver.key').toString('utf8'),
-  };
   const start = () =>
     startReferenceProcess(binary, {
       etcdEndpoint,
       etcdPrefix: REFERENCE_ETCD_PREFIX,
-      pkiDir,
-      pki,
+      pkiDir: join(capstan.dataDir, 'pki'),
+      pki: sharedPki(capstan),
       cpus: SERVER_CPU,
     });
   return restartable({
@@ -123,6 +118,12 @@ async function referenceContender(
     start,
     removeData: async () => undefined,
   });
+}
+
+/** capstan's serving certificate and key from its data dir, with its admin client. */
+function sharedPki(capstan: Contender & { readonly dataDir: string }): ServerPki {
+  const pem = (name: string) => readFileSync(join(capstan.dataDir, 'pki', name), 'utf8');
+  return { client: capstan.credentials, servingCertPem: pem('apiserver.crt'), servingKeyPem: pem('apiserver.key') };
 }
 
 /** A contender around its running process: restarted on the same data, stopped for good with its data removed. */

@@ -14,16 +14,24 @@
  * Creates, updates and GETs report p99 and p99.9 and the server's CPU per request; capstan's
  * also the longest its event loop was blocked during the step (its
  * `nodejs_eventloop_lag_max_seconds`, read before and after: each read restarts the measure).
+ * A fourth column, the ceiling, is a plain `node:https` server on the same core with the same
+ * certificates answering those requests and the LIST with the bytes capstan on etcd answered
+ * (ceiling-server.ts): what Node's TLS and HTTP alone reach under the same load generator, so a
+ * goal above it cannot be met by any server running on Node.
  *
  * Not in CI: it needs the reference binary (built on first use, about 10 minutes) and a quiet
  * machine. `npm run bench -- reference`.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { measureStep, type StepResult } from './api';
+import { startCeilingServer } from './ceiling-server';
+import type { ServerPki } from './capstan-process';
 import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
 import {
   type Contender,
+  type Contenders,
   expectStatus,
   LOAD_CPU,
   medianRestart,
@@ -56,6 +64,9 @@ const IDLE_SETTLE_MS = 5_000;
 // seconds too. Both servers get the same quiet time before their RSS with the pods is read again.
 const LOADED_SETTLE_MS = 20_000;
 
+/** The fourth column's label (see the file comment). */
+const CEILING_LABEL = 'node:https ceiling';
+
 /** One contender's figures, by scenario. */
 type Figures = Record<string, number>;
 
@@ -65,13 +76,13 @@ export const sideBySideBenchmark: Benchmark = {
     'capstan next to kube-apiserver 1.34 on one etcd, each server pinned to one core, the same scenarios in turn',
   run: async (context) => {
     const binary = referenceBinary(context.log);
-    await withContenders(binary, context.log, async ({ all }) => {
-      const figures = await runScenarios(all, context);
+    await withContenders(binary, context.log, async ({ all, pki }) => {
+      const figures = await runScenarios(all, pki, context);
       context.compare({
         title:
           `Side by side, ${new Date().toISOString().slice(0, 10)}: ${referenceVersion(binary)} and capstan, ${ETCD_BACKEND.describe()}; ` +
           `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}; ServiceAccount admission off on both`,
-        columns: all.map((contender) => contender.label),
+        columns: [...figures.keys()],
         rows: comparisonRows(figures),
       });
     });
@@ -79,7 +90,8 @@ export const sideBySideBenchmark: Benchmark = {
 };
 
 async function runScenarios(
-  contenders: readonly Contender[],
+  contenders: Contenders['all'],
+  pki: ServerPki,
   context: BenchmarkContext,
 ): Promise<Map<string, Figures>> {
   const figures = new Map(contenders.map((contender) => [contender.label, {} as Figures]));
@@ -114,37 +126,12 @@ async function runScenarios(
   });
   const createdConfigMaps = new Map<string, number>();
   await each('create ConfigMap', async (contender, target) => {
-    const result = await step(contender, target, {
-      metric: 'create ConfigMap',
-      call: (index) => ({
-        method: 'POST',
-        path: '/api/v1/namespaces/bench/configmaps',
-        body: benchConfigMapRequest({ name: `cm-${index}`, index }),
-      }),
-      expectStatus: 201,
-      concurrency: CONCURRENCY,
-      maxOperations: 30_000,
-      maxMs: 8_000,
-    });
+    const result = await step(contender, target, createConfigMapStep());
     createdConfigMaps.set(contender.label, result.operations);
     record(contender, stepFigures('create', result));
   });
   await each('update ConfigMap', async (contender, target) => {
-    const created = createdConfigMaps.get(contender.label) ?? 0;
-    // A PUT without resourceVersion: ConfigMaps allow unconditional updates, so every one
-    // succeeds however the clients interleave, and each changes the data.
-    const result = await step(contender, target, {
-      metric: 'update ConfigMap',
-      call: (index) => ({
-        method: 'PUT',
-        path: `/api/v1/namespaces/bench/configmaps/cm-${index % created}`,
-        body: benchConfigMapRequest({ name: `cm-${index % created}`, index: created + index }),
-      }),
-      expectStatus: 200,
-      concurrency: CONCURRENCY,
-      maxOperations: 30_000,
-      maxMs: 8_000,
-    });
+    const result = await step(contender, target, updateConfigMapStep(createdConfigMaps.get(contender.label) ?? 0));
     record(contender, stepFigures('update', result));
   });
   await each(`create ${PODS} pods`, async (contender, target) => {
@@ -181,6 +168,8 @@ async function runScenarios(
     await sleep(LOADED_SETTLE_MS);
     record(contender, { rssSettledMiB: rssMiB(contender.pid()) });
   });
+  const [, onEtcd] = contenders;
+  figures.set(CEILING_LABEL, await ceilingFigures(onEtcd, pki, context.log, createdConfigMaps.get(onEtcd.label) ?? 0));
   await each('watch fan-out', async (contender, target) => {
     record(contender, { watchEventUs: await watchEventCostUs(contender, target) });
   });
@@ -244,6 +233,93 @@ async function eventLoopMaxMs(target: HttpsTarget): Promise<number> {
   const line = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(answer.body.toString('utf8'));
   if (answer.status !== 200 || line === null) throw new Error(`/metrics: ${answer.status}, no event-loop delay`);
   return Math.max(0, Number(line[1]) * 1000 - EVENT_LOOP_SAMPLING_MS);
+}
+
+function createConfigMapStep(): Parameters<typeof measureStep>[0]['step'] {
+  return {
+    metric: 'create ConfigMap',
+    call: (index) => ({
+      method: 'POST',
+      path: '/api/v1/namespaces/bench/configmaps',
+      body: benchConfigMapRequest({ name: `cm-${index}`, index }),
+    }),
+    expectStatus: 201,
+    concurrency: CONCURRENCY,
+    maxOperations: 30_000,
+    maxMs: 8_000,
+  };
+}
+
+/**
+ * PUTs of the `created` ConfigMaps without resourceVersion: ConfigMaps allow unconditional
+ * updates, so every one succeeds however the clients interleave, and each changes the data.
+ */
+function updateConfigMapStep(created: number): Parameters<typeof measureStep>[0]['step'] {
+  return {
+    metric: 'update ConfigMap',
+    call: (index) => ({
+      method: 'PUT',
+      path: `/api/v1/namespaces/bench/configmaps/cm-${index % created}`,
+      body: benchConfigMapRequest({ name: `cm-${index % created}`, index: created + index }),
+    }),
+    expectStatus: 200,
+    concurrency: CONCURRENCY,
+    maxOperations: 30_000,
+    maxMs: 8_000,
+  };
+}
+
+/**
+ * The ceiling's figures for the steps above: a plain `node:https` server pinned where the
+ * servers run, answering with the bytes capstan on etcd answers for a pod, a ConfigMap and the
+ * pods' list, measured by the same steps.
+ */
+async function ceilingFigures(
+  capstan: Contender,
+  pki: ServerPki,
+  log: (message: string) => void,
+  configMaps: number,
+): Promise<Figures> {
+  const source = httpsTarget({ url: capstan.url(), credentials: capstan.credentials, maxSockets: 1 });
+  const body = async (path: string) => {
+    const answer = await source.request({ method: 'GET', path });
+    if (answer.status !== 200) throw new Error(`GET ${path} from ${capstan.label}: ${answer.status}`);
+    return answer.body;
+  };
+  const configMap = await body('/api/v1/namespaces/bench/configmaps/cm-0');
+  const bodies = {
+    get: await body('/api/v1/namespaces/bench/pods/pod-0'),
+    list: await body('/api/v1/namespaces/bench/pods'),
+    create: configMap,
+    update: configMap,
+  };
+  source.close();
+  const ceiling = await startCeilingServer({ pki, bodies });
+  execFileSync('taskset', ['-a', '-cp', SERVER_CPU, String(ceiling.pid)], { stdio: 'ignore' });
+  const target = httpsTarget({ url: ceiling.url, credentials: capstan.credentials, maxSockets: CONCURRENCY });
+  const measured = async (name: string, definition: Parameters<typeof measureStep>[0]['step']) => {
+    log(`${CEILING_LABEL}: ${definition.metric}`);
+    const result = await measureStep({ target, step: definition, serverPid: ceiling.pid });
+    return stepFigures(name, { ...result, eventLoopMaxMs: Number.NaN });
+  };
+  try {
+    return {
+      ...(await measured('create', createConfigMapStep())),
+      ...(await measured('update', updateConfigMapStep(Math.max(configMaps, 1)))),
+      ...(await measured('get', getStep(''))),
+      ...(await measured('cachedGet', getStep('?resourceVersion=0'))),
+      listMs: median(
+        await timeRuns({
+          run: () => expectStatus(target, { method: 'GET', path: '/api/v1/namespaces/bench/pods' }, 200),
+          runs: 10,
+          maxMs: 20_000,
+        }),
+      ),
+    };
+  } finally {
+    target.close();
+    await ceiling.stop();
+  }
 }
 
 function getStep(query: string): Parameters<typeof measureStep>[0]['step'] {
@@ -407,7 +483,8 @@ function comparisonRows(figures: Map<string, Figures>): ComparisonRow[] {
     const ratio = onEtcd[goal.figure] / reference[goal.figure];
     return {
       metric: `${goal.metric}, ${goal.unit}`,
-      values: [...figures.values()].map((contender) => contender[goal.figure]),
+      // A figure a column does not have (the ceiling's start or RSS) shows as a dash.
+      values: [...figures.values()].map((contender) => contender[goal.figure] ?? Number.NaN),
       ratio,
       goal:
         goal.goal === undefined || goal.met === undefined

@@ -2,11 +2,12 @@
  * A chunked request body decoded as Go's server decodes it (net/http's chunked reader and its
  * trailer read), for the requests Node's parser does not read (foreign-method.ts): a chunk-size
  * line ends in CRLF (a bare LF or a CR elsewhere is an error), holds at most 16 hex digits
- * before optional spaces, tabs and a `;` extension, and stays under Go's 4096-byte line; chunk
- * data ends in CRLF; the framing may not outweigh the data by more than 16 KiB; after the zero
- * chunk comes CRLF or a trailer ended by an empty line within 4096 bytes, which is skipped
- * unread (nothing here uses trailers, so its lines go unchecked). An error carries Go's words. The data is only passed on:
- * the 3 MiB body limit is the reader's (request/body.ts), as for any body.
+ * before optional spaces, tabs and a `;` extension, and fits Go's 4096-byte buffer with its
+ * CRLF; chunk data ends in CRLF; the framing may not outweigh the data by more than 16 KiB;
+ * after the zero chunk comes CRLF or a trailer ended by an empty line within 4096 bytes, which
+ * is skipped unread (nothing here uses trailers, so its lines go unchecked). An error carries
+ * Go's words. The data is only passed on: the 3 MiB body limit is the reader's
+ * (request/body.ts), as for any body.
  */
 
 /** Go's bufio buffer, which a chunk-size line and a trailer must fit in. */
@@ -90,8 +91,9 @@ export class ChunkedBodyDecoder {
       const carriageReturn = bytes.indexOf(CR);
       if (carriageReturn < 0 || carriageReturn > lineEnd) return this.fail(steps, 'chunked line ends with bare LF');
       if (carriageReturn !== lineEnd - 1) return this.fail(steps, 'invalid CR in chunked line');
+      // The line with its CRLF must fit Go's buffer.
+      if (lineEnd + 1 > MAX_LINE_BYTES) return this.fail(steps, 'header line too long');
       const line = bytes.subarray(0, lineEnd - 1);
-      if (line.length >= MAX_LINE_BYTES) return this.fail(steps, 'header line too long');
       const length = chunkLength(line);
       if (typeof length !== 'number') return this.fail(steps, length.error);
       this.excess = Math.max(this.excess + line.length + 2 - 16 - 2 * length, 0);

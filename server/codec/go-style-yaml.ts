@@ -1,20 +1,17 @@
 /**
  * YAML as the reference writes it (sigs.k8s.io/yaml marshals the object to JSON, reads that back
  * with yaml.v2 and has yaml.v2 print it): members sorted, sequences not indented under their
- * key, no anchors or aliases, a number as yaml.v2 resolves its JSON text (an integer that fits
- * an int64 or uint64 keeps its digits, any other is a float64 printed by Go's shortest `%g`:
- * `-1.5e-07`, `1e+20`), and strings quoted as yaml.v2 quotes them: in double quotes where its
- * reader would resolve the text to something else (`yes`, `0x1F`, a timestamp, a base-60
- * number; not `1e400`, which overflows), in single quotes where only the syntax forbids it
- * plain (a leading space, `: `, `#`). The aliases matter most: decoded objects share parts (one
- * managed-fields tree for many entries, one `{}` for every empty leaf), which the YAML library
- * would otherwise write once and refer to, out of order once members are sorted, and fail on.
- * Long strings are folded by the library's rule, not yaml.v2's (it breaks at the first space
- * past column 80, the library at the last before it): the text differs, the value not.
+ * key, a number as yaml.v2 resolves its JSON text (an integer that fits an int64 or uint64 keeps
+ * its digits, any other is a float64 printed by Go's shortest `%g`: `-1.5e-07`, `1e+20`), and
+ * strings in the style yaml.v2 picks and folded where it folds them (yaml-v2-writer.ts): in
+ * double quotes where its reader would resolve the plain text to something else (`yes`,
+ * `0x1F`, a timestamp, a base-60 number; not `1e400`, which overflows). Written by walking the
+ * value, so parts that decoded objects share (one managed-fields tree for many entries, one
+ * `{}` for every empty leaf) are written out each time, never as anchors and aliases.
  */
-import { Document, Scalar, visit, type ScalarTag, type Tags } from 'yaml';
 import { goFormatFloat } from '../../api/go-number';
 import { resolvePlainScalar } from '../validation/go-yaml';
+import { BEST_INDENT, YamlV2Writer } from './yaml-v2-writer';
 
 /** yaml.v2's timestamp forms (parseTimestamp's layouts), with Go's field ranges. */
 const TIMESTAMP =
@@ -43,45 +40,90 @@ function resolvesAsOtherType(text: string): boolean {
 }
 
 /**
- * Numbers written as yaml.v2 writes what it read from their JSON text. Its pattern (the only
- * pattern of the tag set, see below) is the quoting rule: a string it matches is quoted.
+ * A number as yaml.v2 writes what it read from its JSON text: an integer that fits an int64 or
+ * uint64 keeps its digits, any other is a float64 printed by Go's shortest `%g`.
  */
-const GO_NUMBER: ScalarTag = {
-  identify: (value) => typeof value === 'number',
-  default: true,
-  tag: 'tag:yaml.org,2002:float',
-  test: { test: resolvesAsOtherType } as unknown as RegExp,
-  resolve: (text) => Number(text),
-  stringify: ({ value }) => {
-    const json = JSON.stringify(value);
-    const resolved = resolvePlainScalar(json);
-    return resolved.kind === 'int' || resolved.kind === 'uint64' ? json : goFormatFloat(value as number, 64);
-  },
-};
+function goNumberText(value: number): string {
+  const json = JSON.stringify(value);
+  const resolved = resolvePlainScalar(json);
+  return resolved.kind === 'int' || resolved.kind === 'uint64' ? json : goFormatFloat(value, 64);
+}
+
+const MAX_SIMPLE_KEY_BYTES = 128;
+
+/** Keys in the order the document has always had them: by their UTF-16 code units. */
+function sortedEntries(object: object): [string, unknown][] {
+  return Object.entries(object)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function isEmptyCollection(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && value !== null && sortedEntries(value).length === 0;
+}
+
+function writeScalar(writer: YamlV2Writer, value: unknown, indent: number): void {
+  if (typeof value === 'string')
+    writer.writeString(value, { plainReadsBack: !resolvesAsOtherType(value), isKey: false, indent });
+  else if (typeof value === 'number') writer.writePlainText(goNumberText(value));
+  else if (typeof value === 'boolean') writer.writePlainText(String(value));
+  else writer.writePlainText('null');
+}
+
+/** What JSON.stringify would write for the node (sigs.k8s.io/yaml prints the JSON of the object): a Date's text, say. */
+function asJson(node: unknown): unknown {
+  const toJSON = (node as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === 'function' ? (toJSON as () => unknown).call(node) : node;
+}
 
 /**
- * The library quotes a string that some tag's pattern matches; the core tags' patterns (YAML
- * 1.2's) are not yaml.v2's, so theirs are dropped and GO_NUMBER's alone decides. The tags stay
- * for writing nulls and booleans.
+ * yaml.v2's yaml_emitter_check_simple_key for a string key: on one line and at most 128 bytes.
+ * Any other is written as a complex key, `? key` and `: value` on lines of their own.
  */
-function yamlV2Tags(tags: Tags): Tags {
-  const others = tags
-    .filter((tag) => typeof tag === 'object' && !(typeof tag.identify === 'function' && tag.identify(0)))
-    .map((tag) => (typeof tag === 'object' && 'test' in tag ? { ...tag, test: undefined } : tag));
-  return [GO_NUMBER, ...(others as Tags)];
+function isSimpleKey(key: string): boolean {
+  return Buffer.byteLength(key) <= MAX_SIMPLE_KEY_BYTES && !/[\r\n\u0085\u2028\u2029]/.test(key);
+}
+
+/**
+ * A node in yaml.v2's block style. `indent` is the indent of the collection the node is in (a
+ * mapping's keys, a sequence's dashes, -1 for the document); a sequence that is a mapping's value
+ * is not indented under its key.
+ */
+function writeNode(writer: YamlV2Writer, node: unknown, indent: number, inMapping: boolean): void {
+  const value = asJson(node);
+  if (Array.isArray(value) && value.length > 0) {
+    const own = inMapping ? indent : indent + BEST_INDENT;
+    for (const item of value) {
+      writer.writeIndent(own);
+      writer.writeIndicator('-', { needWhitespace: true, isIndention: true });
+      writeNode(writer, item, own, false);
+    }
+  } else if (typeof value === 'object' && value !== null && !isEmptyCollection(value)) {
+    const own = indent + BEST_INDENT;
+    for (const [key, item] of sortedEntries(value)) {
+      writer.writeIndent(own);
+      if (isSimpleKey(key)) {
+        writer.writeString(key, { plainReadsBack: !resolvesAsOtherType(key), isKey: true, indent: own + BEST_INDENT });
+        writer.writeIndicator(':');
+      } else {
+        writer.writeIndicator('?', { needWhitespace: true, isIndention: true });
+        writeNode(writer, key, own, true);
+        writer.writeIndent(own);
+        writer.writeIndicator(':', { needWhitespace: true, isIndention: true });
+      }
+      writeNode(writer, item, own, true);
+    }
+  } else if (isEmptyCollection(value)) {
+    writer.writeIndicator(Array.isArray(value) ? '[]' : '{}', { needWhitespace: true });
+  } else {
+    writeScalar(writer, value, indent + BEST_INDENT);
+  }
 }
 
 export function goStyleYaml(value: unknown): string {
-  const document = new Document(value, {
-    sortMapEntries: true,
-    aliasDuplicateObjects: false,
-    schema: 'core',
-    customTags: yamlV2Tags,
-  });
-  visit(document, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && resolvesAsOtherType(node.value)) node.type = Scalar.QUOTE_DOUBLE;
-    },
-  });
-  return document.toString({ indentSeq: false, singleQuote: true });
+  const writer = new YamlV2Writer();
+  writeNode(writer, value, -BEST_INDENT, false);
+  writer.endDocument();
+  return writer.text();
 }

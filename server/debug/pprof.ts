@@ -19,6 +19,7 @@
  */
 import type { RequestHandler, Response } from 'express';
 import type { Session } from 'node:inspector/promises';
+import { pprofIndexPage } from './pprof-index';
 import type { V8CpuProfile, V8HeapNode } from './pprof-encoding';
 
 export const PPROF_PATH = '/debug/pprof/';
@@ -87,13 +88,9 @@ export function pprofHandler(): RequestHandler {
     if (!req.path.startsWith(PPROF_PATH)) return next();
     const name = req.path.slice(PPROF_PATH.length);
     if (name === '') {
-      const rows = Object.entries(SERVED).map(
-        ([profile, about]) => `<tr><td><a href="${profile}?debug=0">${profile}</a></td><td>${about}</td></tr>`,
-      );
+      res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(
-        `<html><head><title>/debug/pprof/</title></head><body>/debug/pprof/<br><br>Types of profiles available:<table>${rows.join('')}</table></body></html>\n`,
-      );
+      res.end(pprofIndexPage(Object.entries(SERVED).map(([profile, description]) => ({ name: profile, description }))));
       return;
     }
     if (!(name in SERVED)) return plain(res, 404, 'Unknown profile\n');

@@ -21,6 +21,7 @@ import {
   written,
   type Refusal,
 } from './protocol-refusals';
+import { ChunkedBodyDecoder } from './chunked-body';
 
 export interface ForeignMethodLimits {
   /** Bytes read without the head's end past which the answer is Go's 431. */
@@ -45,13 +46,6 @@ const takenOver = new WeakSet<Duplex>();
 export function isTakenOver(socket: Duplex): boolean {
   return takenOver.has(socket);
 }
-
-/** Not read: Go would decode it, and only a proxied request would use it (see bodyLength). */
-const CHUNKED_BODY: Refusal = {
-  code: 501,
-  statusText: 'Not Implemented',
-  body: 'a chunked body is not read with a request method the server does not know',
-};
 
 /** What Node's parser reports of where it stopped: the chunk it was reading, and how far into it. */
 export interface ParserStop {
@@ -104,10 +98,10 @@ export function readForeignMethodRequest(
     if (headLength > limits.maxHeaderBytes) return refuse(HEADERS_TOO_LARGE);
     const head = readHead(bytes.subarray(0, headLength));
     if ('code' in head) return refuse(head);
-    const body = bodyLength(head);
-    if (typeof body !== 'number') return refuse(body);
+    const framing = bodyFraming(head);
+    if (typeof framing === 'object' && 'code' in framing) return refuse(framing);
     const request = incomingMessage(socket, head);
-    streamBody(request, socket, bytes.subarray(headLength + end.separatorLength), body);
+    streamBody(request, socket, bytes.subarray(headLength + end.separatorLength), framing);
     whenAnswered(socket, () => handlers.serve(request));
   };
   socket.on('data', onData);
@@ -185,26 +179,39 @@ function readHead(bytes: Buffer): RequestHead | Refusal {
 /** Digits only, as Go's strconv.ParseUint takes a Content-Length. */
 const CONTENT_LENGTH = /^\d{1,15}$/;
 
+/** How the body is framed: `length` bytes, or chunks. */
+type BodyFraming = { readonly length: number } | 'chunked';
+
 /**
- * The body's length as Go's server reads it: a Content-Length (every line the same number), or
- * none. On HTTP/1.0 a transfer coding is ignored, as Go ignores it; on HTTP/1.1 a chunked body
- * is refused rather than decoded: with a method no route of the server takes, only a request
- * passed on to an extension server would read it.
+ * The body's framing as Go's server reads it: a Content-Length (every line the same number, a
+ * number even when chunks follow), chunks when the one transfer coding of an HTTP/1.1 request
+ * is `chunked` (its Content-Length then dropped, as Go drops it), or none. On HTTP/1.0 a
+ * transfer coding is ignored, as Go ignores it; any other coding leaves the body unread for
+ * refuseAsGo's 501, as for any request.
  */
-function bodyLength(head: RequestHead): number | Refusal {
+function bodyFraming(head: RequestHead): BodyFraming | Refusal {
   let length: string | undefined;
-  let coded = false;
+  const codings: string[] = [];
   for (let index = 0; index < head.rawHeaders.length; index += 2) {
     const name = head.rawHeaders[index].toLowerCase();
     const value = head.rawHeaders[index + 1];
-    if (name === 'transfer-encoding') coded = true;
+    if (name === 'transfer-encoding') codings.push(value);
     else if (name === 'content-length') {
       if (!CONTENT_LENGTH.test(value) || (length !== undefined && length !== value)) return BAD_REQUEST;
       length = value;
     }
   }
-  if (coded && head.minor > 0) return CHUNKED_BODY;
-  return length === undefined ? 0 : Number(length);
+  if (codings.length > 0 && head.minor > 0) {
+    if (codings.length !== 1 || codings[0].toLowerCase() !== 'chunked') return { length: 0 };
+    dropHeader(head.rawHeaders, 'content-length');
+    return 'chunked';
+  }
+  return { length: length === undefined ? 0 : Number(length) };
+}
+
+function dropHeader(rawHeaders: string[], lowerCaseName: string): void {
+  for (let index = rawHeaders.length - 2; index >= 0; index -= 2)
+    if (rawHeaders[index].toLowerCase() === lowerCaseName) rawHeaders.splice(index, 2);
 }
 
 function incomingMessage(socket: Duplex, head: RequestHead): IncomingMessage {
@@ -224,21 +231,48 @@ function incomingMessage(socket: Duplex, head: RequestHead): IncomingMessage {
 }
 
 /**
- * The body, `length` bytes: those read with the head, then the socket's, at the pace the
- * handler reads them (the socket pauses while the request's buffer is full). What follows is
- * never read: the connection closes after the answer.
+ * The body, those bytes read with the head and then the socket's, at the pace the handler reads
+ * them (the socket pauses while the request's buffer is full): `length` bytes, or chunks decoded
+ * as Go decodes them, a bad chunk failing the read with Go's words. What follows is never read:
+ * the connection closes after the answer.
  */
-function streamBody(request: IncomingMessage, socket: Duplex, read: Buffer, length: number): void {
-  let remaining = length;
-  const take = (chunk: Buffer) => {
-    const part = chunk.length > remaining ? chunk.subarray(0, remaining) : chunk;
-    remaining -= part.length;
-    if (part.length > 0 && !request.push(part)) socket.pause();
-    if (remaining > 0) return;
+function streamBody(request: IncomingMessage, socket: Duplex, read: Buffer, framing: BodyFraming): void {
+  const finish = () => {
     socket.off('data', take);
     request.complete = true;
     request.push(null);
   };
-  if (remaining > 0) socket.on('data', take);
+  const deliver = (data: Buffer) => {
+    if (data.length > 0 && !request.push(data)) socket.pause();
+  };
+  // The read fails, the request is not destroyed: that would destroy the socket before the
+  // answer is written, and Go answers (a handler reading the body is told of the error) before
+  // it closes the connection. A reader may come after the error.
+  const fail = (error: Error) => {
+    socket.off('data', take);
+    if (request.listenerCount('error') > 0) return void request.emit('error', error);
+    request.on('newListener', function onListener(event: string | symbol) {
+      if (event !== 'error') return;
+      request.off('newListener', onListener);
+      process.nextTick(() => request.emit('error', error));
+    });
+  };
+  const decoder = framing === 'chunked' ? new ChunkedBodyDecoder() : undefined;
+  let remaining = framing === 'chunked' ? 0 : framing.length;
+  function take(chunk: Buffer): void {
+    if (decoder === undefined) {
+      const part = chunk.length > remaining ? chunk.subarray(0, remaining) : chunk;
+      remaining -= part.length;
+      deliver(part);
+      if (remaining === 0) finish();
+      return;
+    }
+    for (const step of decoder.feed(chunk)) {
+      if (step.kind === 'data') deliver(step.data);
+      else if (step.kind === 'end') finish();
+      else fail(new Error(step.message));
+    }
+  }
+  if (decoder !== undefined || remaining > 0) socket.on('data', take);
   take(read);
 }

@@ -213,7 +213,7 @@ function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: s
     return goYamlToJSON(document, lines);
   } catch (error) {
     if (error instanceof GoYamlSyntaxError)
-      throw unrecognizedObject(expectedKind, goYamlSyntaxMessage(error.error), body);
+      throw unrecognizedObject(expectedKind, goYamlSyntaxMessage(error.error, body.toString('utf8')), body);
     if (error instanceof GoYamlConversionError) throw unrecognizedObject(expectedKind, error.message, body);
     throw error;
   }

@@ -144,10 +144,27 @@ export interface GoYamlText {
   readonly lines: LineCounter;
 }
 
+/** A `%YAML 1.x` directive line, which yaml.v2 takes anywhere at the start of a line. */
+const YAML_DIRECTIVE = /^%YAML[ \t]+1\.[0-9]+[ \t]*(?:#.*)?$/m;
+/** A line that is content: not blank, a comment, a directive or a document marker alone. */
+const CONTENT_LINE = /^(?![ \t]*(?:#.*)?$)(?!%)(?!(?:---|\.\.\.)[ \t]*(?:#.*)?$).+$/m;
+
+/**
+ * The text up to a `%YAML` directive that follows content: yaml.v2 ends the document there and
+ * sigs.k8s.io/yaml reads no further, where the YAML library refuses the directive inside a
+ * document. A directive before any content is the library's to read, as it is yaml.v2's.
+ */
+function beforeDirectiveAfterContent(text: string): string {
+  const directive = YAML_DIRECTIVE.exec(text);
+  if (directive === null) return text;
+  const before = text.slice(0, directive.index);
+  return CONTENT_LINE.test(before) ? before : text;
+}
+
 /** Parses the text's documents; merges and repeated keys are decoding's business (goYamlToJSON). */
 export function parseGoYaml(text: string): GoYamlText {
   const lines = new LineCounter();
-  const parsed = parseAllDocuments(text, {
+  const parsed = parseAllDocuments(beforeDirectiveAfterContent(text), {
     schema: 'failsafe',
     customTags: [BINARY_AS_TEXT],
     merge: false,
@@ -428,12 +445,66 @@ const GO_YAML_SYNTAX_WORDS: readonly {
   },
 ];
 
+/** The line (from 1) the offset is on. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf('\n'); index >= 0 && index < offset; index = text.indexOf('\n', index + 1)) line++;
+  return line;
+}
+
+/** Where the next token starts after the offset: past blanks, line breaks and comments. */
+function nextTokenAt(text: string, offset: number): number {
+  const rest = /^(?:[ \t\r\n]|#[^\n]*)*/.exec(text.slice(offset))!;
+  return offset + rest[0].length;
+}
+
 /**
- * sigs.k8s.io/yaml's words for a YAML syntax error: yaml.v2's where the fault is one it names
- * alike, else the first line of the YAML library's message, at its line.
+ * Where yaml.v2's scanner ends a quoted scalar that starts before `from`: past the closing quote
+ * (a `\"` escape or a `''` pair goes on), or undefined when the text ends first.
  */
-export function goYamlSyntaxMessage(error: YAMLError): string {
+function closingQuoteEnd(text: string, from: number, quote: string): number | undefined {
+  for (let index = from; index < text.length; index++) {
+    if (quote === '"' && text[index] === '\\') index++;
+    else if (text[index] === quote) {
+      if (quote === "'" && text[index + 1] === "'") index++;
+      else return index + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * yaml.v2's error where the YAML library stops elsewhere or sees another fault: undefined when
+ * they agree. A key the library finds without its `:` is yaml.v2's required simple key gone
+ * stale, found at the next token; a key over two lines is a plain scalar that goes on to the
+ * `:` after it, not allowed there; a quote the library finds unclosed yaml.v2 closes further
+ * on, or scans to the end of the text for.
+ */
+function goYamlFault(error: YAMLError, message: string, text: string): { line: number; words: string } | undefined {
+  const [start, end] = error.pos;
+  if (/^Implicit map keys need to be followed by map values/.test(message))
+    return { line: lineAt(text, nextTokenAt(text, end)), words: "could not find expected ':'" };
+  if (/^Implicit keys need to be on a single line/.test(message))
+    return { line: lineAt(text, end), words: 'mapping values are not allowed in this context' };
+  const quote = /^Missing closing (["'])quote/.exec(message)?.[1];
+  if (quote === undefined) return undefined;
+  const closed = closingQuoteEnd(text, start, quote);
+  if (closed === undefined) return { line: lineAt(text, text.length), words: 'found unexpected end of stream' };
+  // Something on the line after the scalar: the parser wanted the next key, and names its line from zero.
+  const after = /^[ \t]*([^ \t\r\n#:])/.exec(text.slice(closed));
+  if (after !== null) return { line: lineAt(text, closed) - 1, words: 'did not find expected key' };
+  return undefined;
+}
+
+/**
+ * sigs.k8s.io/yaml's words for a YAML syntax error in the text: yaml.v2's where the fault is
+ * one it names alike or finds elsewhere (goYamlFault), else the first line of the YAML
+ * library's message, at its line.
+ */
+export function goYamlSyntaxMessage(error: YAMLError, text: string): string {
   const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const fault = goYamlFault(error, message, text);
+  if (fault !== undefined) return `yaml: line ${fault.line}: ${fault.words}`;
   const line = error.linePos?.[0]?.line;
   const known = GO_YAML_SYNTAX_WORDS.find((entry) => entry.library.test(message));
   const shown = line !== undefined && known?.lineBefore ? line - 1 : line;
@@ -454,7 +525,7 @@ export function readGoYamlText(text: string): GoYamlReading {
     const { value, repeatedKeys } = goYamlToJSON(documents[0], lines);
     return { value: plainNumbers(value), repeatedKeys };
   } catch (error) {
-    if (error instanceof GoYamlSyntaxError) throw new GoYamlConversionError(goYamlSyntaxMessage(error.error));
+    if (error instanceof GoYamlSyntaxError) throw new GoYamlConversionError(goYamlSyntaxMessage(error.error, text));
     throw error;
   }
 }

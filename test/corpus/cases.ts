@@ -2739,6 +2739,24 @@ function methodCases(): CorpusCase[] {
     body,
     collection: '/api/v1/configmaps',
   });
+  // A chunked body is decoded as Go decodes it, and the request routed; a bad chunk, unread by
+  // the route, leaves its answer as it was.
+  const chunked: [string, string, string][] = [
+    ['collection-chunked', configMaps, `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`],
+    ['healthz-chunked', '/healthz', `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`],
+    ['collection-bad-chunk', configMaps, `zz\r\n${body}\r\n0\r\n\r\n`],
+  ];
+  for (const [label, path, chunks] of chunked) {
+    cases.push({
+      id: `parity/methods/FOO/${label}`,
+      method: 'FOO',
+      path,
+      headers: {},
+      rawHead: rawHead(`FOO ${path} HTTP/1.1`, ['Host: 127.0.0.1', 'Transfer-Encoding: chunked']),
+      body: chunks,
+      collection: '/api/v1/configmaps',
+    });
+  }
   // Known methods on the mux's handlers that take any.
   const known: [string, string][] = [
     ['POST', customGroupVersion],

@@ -1,6 +1,10 @@
 /**
  * YAML answers as the reference writes them: objects read from kube-apiserver 1.34.4 as JSON
- * and as YAML (fixtures/go-style-yaml.json) must give the same text through goStyleYaml.
+ * and as YAML (fixtures/go-style-yaml.json) must give the same text through goStyleYaml. The
+ * ConfigMaps of fixtures/go-style-yaml-folding.json hold long and awkward strings: plain,
+ * single- and double-quoted ones folded past column 80, runs of spaces at the fold, escapes,
+ * characters beyond U+FFFF, literal blocks with each chomping and an indentation hint, long
+ * strings in sequences, and keys past 128 bytes, written as complex keys.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +16,9 @@ interface RecordedYaml {
   readonly yaml: string;
 }
 
-const RECORDED = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'go-style-yaml.json'), 'utf8')) as RecordedYaml[];
+const RECORDED = ['go-style-yaml.json', 'go-style-yaml-folding.json'].flatMap(
+  (file) => JSON.parse(readFileSync(join(__dirname, 'fixtures', file), 'utf8')) as RecordedYaml[],
+);
 
 test.each(RECORDED.map((recorded) => [recorded.name, recorded] as const))('%s', (_name, recorded) => {
   expect(goStyleYaml(recorded.json)).toBe(recorded.yaml);

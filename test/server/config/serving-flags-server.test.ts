@@ -146,7 +146,7 @@ describe('a replica at the reference defaults', () => {
     expect(anonymous).toBe(403);
     const index = await server.request('GET', '/debug/pprof/');
     expect(index.status).toBe(200);
-    expect(index.body).toContain('href="profile?debug=0"');
+    expect(index.body).toContain("href='profile?debug=1'");
     for (const [name, sampleType] of [
       ['profile', 'samples/count cpu/nanoseconds'],
       ['heap', 'inuse_space/bytes'],

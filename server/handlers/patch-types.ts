@@ -3,6 +3,7 @@
  * (JSON Patch, merge patch, strategic merge), one entry each, and the server-side apply
  * types, which the handler runs through the apply engine instead.
  */
+import { inGoObjectMetaMemberOrder } from '../../api/object-meta-order';
 import type { KubeObject } from '../../api/objects';
 import type { ApplyBodyFormat } from '../apply/apply-body';
 import {
@@ -162,25 +163,6 @@ const jsonPatch: PatchType = {
   strictProblems: (body) => jsonPatchStrictProblems(body.toString('utf8')),
 };
 
-/** The members of Go's ObjectMeta, in the order its JSON encoding writes them. */
-const GO_OBJECT_META_ORDER = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
-
 /**
  * The patched object with its metadata's members in Go's order. The reference patches the
  * bytes of the object as its codec wrote them, and a metadata the patch did not open keeps
@@ -189,11 +171,7 @@ const GO_OBJECT_META_ORDER = [
  */
 function withGoMetadataOrder(patched: unknown): unknown {
   if (!isObject(patched) || !isObject(patched.metadata)) return patched;
-  const metadata = patched.metadata;
-  const known = GO_OBJECT_META_ORDER.filter((member) => member in metadata);
-  const others = Object.keys(metadata).filter((member) => !GO_OBJECT_META_ORDER.includes(member));
-  const ordered = Object.fromEntries([...known, ...others].map((member) => [member, metadata[member]]));
-  return { ...patched, metadata: ordered };
+  return { ...patched, metadata: inGoObjectMetaMemberOrder(patched.metadata) };
 }
 
 const mergePatch: PatchType = {

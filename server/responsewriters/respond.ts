@@ -195,10 +195,13 @@ export interface ListHead {
 /** Items of a JSON array go out in pieces of about this many characters: few writes, little held. */
 const JSON_PIECE_CHARS = 64 * 1024;
 
-/** `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would write the whole). */
+/**
+ * `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would
+ * write the whole), then the members of `tail` if given.
+ */
 async function writeJsonWithArray(
   body: ResponseBody,
-  options: { head: object; member: string; values: Iterable<unknown> },
+  options: { head: object; member: string; values: Iterable<unknown>; tail?: object },
 ): Promise<void> {
   let pending = `${JSON.stringify(options.head).slice(0, -1)},${JSON.stringify(options.member)}:[`;
   let first = true;
@@ -210,7 +213,22 @@ async function writeJsonWithArray(
       pending = '';
     }
   }
-  await body.write(`${pending}]}\n`);
+  const tail = options.tail === undefined ? '}' : `,${JSON.stringify(options.tail).slice(1)}`;
+  await body.write(`${pending}]${tail}\n`);
+}
+
+/**
+ * A custom resource's list as the reference writes it, an unstructured map: its members in
+ * sorted order, so `items` between `apiVersion` and `kind`, and `continue` even when empty.
+ */
+function unstructuredListParts(head: ListHead): { head: object; tail: object } {
+  const { continue: continueToken = '', remainingItemCount, resourceVersion } = head.metadata;
+  const metadata = {
+    continue: continueToken,
+    ...(remainingItemCount === undefined ? {} : { remainingItemCount }),
+    resourceVersion,
+  };
+  return { head: { apiVersion: head.apiVersion }, tail: { kind: head.kind, metadata } };
 }
 
 /**
@@ -266,6 +284,7 @@ export async function writeList(
     return;
   }
   const metadataOnly = transform?.kind === 'PartialObjectMetadataList';
+  const unstructured = !metadataOnly && !exchange.endpoint.protobuf;
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
     ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
@@ -280,6 +299,11 @@ export async function writeList(
       itemsShown,
     ))
       await body.write(chunk);
+  } else if (unstructured) {
+    const parts = unstructuredListParts(listHead);
+    if (streamsJson) await writeJsonWithArray(body, { ...parts, member: 'items', values: itemsShown });
+    else
+      await body.write(encodeNegotiated(exchange.req, negotiated, { ...parts.head, items: itemsShown, ...parts.tail }));
   } else if (streamsJson) {
     await writeJsonWithArray(body, { head: listHead, member: 'items', values: itemsShown });
   } else {

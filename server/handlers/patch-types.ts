@@ -19,7 +19,8 @@ import { jsonPatchStrictProblems, mapPatchStrictProblems } from '../patch/strict
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
-import { parseJsonKeepingNumbers, type Definitions } from '../validation/decode';
+import { NO_REPEATED_KEYS, parseJsonKeepingNumbers, type Definitions, type RepeatedKeys } from '../validation/decode';
+import { RepeatedKeyTexts, repeatedKeysOf } from '../patch/json-patch-repeated-keys';
 import { firstOverflowingLiteral } from '../validation/number-literal';
 import { checkNestingDepth } from '../request/nesting';
 import type { FieldValidation } from '../request/query';
@@ -47,6 +48,11 @@ export interface PatchType {
    * Warn), ahead of what the patched object's decoding reports.
    */
   strictProblems(body: Buffer): readonly string[];
+  /**
+   * Keys the patched document repeats, as the reference's strict decoding of its bytes finds
+   * them (a JSON Patch's values go in as the bytes they were sent in); absent: none.
+   */
+  resultRepeatedKeys?(patch: unknown, patched: unknown): RepeatedKeys;
   /**
    * The reference converts the result from its map into the Go type (a strategic merge) rather
    * than decoding its JSON (decode.ts's fromMap).
@@ -148,20 +154,39 @@ const jsonPatch: PatchType = {
         reason: 'RequestEntityTooLarge',
         message: `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
       });
-    return operations;
+    // Ignored fields: repeated keys go unreported, and the last of each is decoded either way.
+    const repeats = fieldValidation === 'Ignore' ? undefined : RepeatedKeyTexts.of(text, operations);
+    return { operations, repeats } satisfies JsonPatchDocument;
   },
   apply(current, patch) {
+    const { operations, repeats } = patch as JsonPatchDocument;
     try {
-      return applyJsonPatch(current, patch as ReturnType<typeof parseJsonPatch>);
+      return applyJsonPatch(current, operations, repeats);
     } catch (error) {
       if (error instanceof PatchApplyError) throw cannotApply(error.message);
       throw error;
     }
   },
-  shown: (patch, patched) =>
-    goMarshalPatched(withGoMetadataOrder(patched), openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
+  shown(patch, patched) {
+    const { operations, repeats } = patch as JsonPatchDocument;
+    // Metadata kept as the bytes of a value that repeats a key prints in their order.
+    const metadata = isObject(patched) && isObject(patched.metadata) ? patched.metadata : undefined;
+    const ordered =
+      metadata !== undefined && repeats?.keptText(metadata) !== undefined ? patched : withGoMetadataOrder(patched);
+    return goMarshalPatched(ordered, openedByOperations(operations), repeats?.keptText);
+  },
+  resultRepeatedKeys(patch, patched) {
+    const { repeats } = patch as JsonPatchDocument;
+    return repeats === undefined ? NO_REPEATED_KEYS : repeatedKeysOf(this.shown(patch, patched));
+  },
   strictProblems: (body) => jsonPatchStrictProblems(body.toString('utf8')),
 };
+
+/** A JSON Patch as parsed: its operations, and the texts of its values that repeat a key. */
+interface JsonPatchDocument {
+  readonly operations: Operation[];
+  readonly repeats?: RepeatedKeyTexts;
+}
 
 /**
  * The patched object with its metadata's members in Go's order. The reference patches the

@@ -251,9 +251,6 @@ const strategicMergePatch: PatchType = {
       const overflowing = firstOverflowingLiteral(parseJsonKeepingNumbers(body.toString('utf8')));
       throw badRequest(`json: cannot unmarshal number ${overflowing} into Go value of type float64`);
     }
-    // A directive on the whole object would replace or delete it; the reference refuses it.
-    if (patch.$patch === 'replace' || patch.$patch === 'delete')
-      throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
     return patch;
   },
   apply(current, patch) {

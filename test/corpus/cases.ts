@@ -2885,8 +2885,47 @@ function jsonPatchValueRepeatedKeyCases(): CorpusCase[] {
   ];
 }
 
+/**
+ * `$patch: replace` or `delete` at the top of a strategic merge patch: the reference applies it
+ * (the patch without its directive becomes the object, or nothing does) and answers for the
+ * result: a 400 for the name it then lacks, a 200 where the patch names the object. capstan
+ * refused every such patch. Dry runs on one ConfigMap.
+ */
+function strategicWholeObjectDirectiveCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const patches: [string, string][] = [
+    ['replace-empty', '{"$patch":"replace"}'],
+    ['replace-unnamed', '{"$patch":"replace","data":{"r":"1"}}'],
+    ['replace-named', '{"$patch":"replace","metadata":{"name":"tail2-strategic-whole"},"data":{"r":"1"}}'],
+    ['delete', '{"$patch":"delete"}'],
+  ];
+  return [
+    {
+      id: `${TAIL2}/strategic-whole-object-directive/create-target`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'tail2-strategic-whole' },
+        data: { a: '1' },
+      }),
+      collection: '/api/v1/configmaps',
+    },
+    ...patches.map(([label, body]) => ({
+      id: `${TAIL2}/strategic-whole-object-directive/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/tail2-strategic-whole?dryRun=All`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body,
+      collection: '/api/v1/configmaps',
+    })),
+  ];
+}
+
 function tail2Cases(): CorpusCase[] {
-  return [...repeatedTypeMetaCases(), ...jsonPatchValueRepeatedKeyCases()];
+  return [...repeatedTypeMetaCases(), ...jsonPatchValueRepeatedKeyCases(), ...strategicWholeObjectDirectiveCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

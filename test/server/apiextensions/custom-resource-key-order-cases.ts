@@ -180,6 +180,17 @@ export async function keyOrderAnswers(call: Call, readStored: ReadStored): Promi
       headers: { 'content-type': 'application/apply-patch+yaml' },
     }),
   );
+  await record(
+    'dry-run create',
+    call('POST', `${WIDGETS}?dryRun=All`, { body: W1.replace('"name": "w1"', '"name": "w4"'), headers: JSON_HEADERS }),
+  );
+  await record(
+    'dry-run apply create',
+    call('PATCH', `${WIDGETS}/w5?fieldManager=key-order&dryRun=All`, {
+      body: W2_APPLY.replace('"name": "w2"', '"name": "w5"'),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    }),
+  );
   await record('list', call('GET', WIDGETS));
   await record('watch', call('GET', `${WIDGETS}?watch=1&resourceVersion=0&timeoutSeconds=1`));
   for (const name of ['w1', 'w2']) {

@@ -34,6 +34,7 @@ import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-t
 import type { JsonObject } from './protobuf';
 import { goJSONEscaped } from '../../api/go-quote';
 import { compareUtf8 } from '../string-order';
+import { markedIfIndexKeys, sortedJson } from './go-map-order';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
@@ -85,8 +86,8 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
  * writes one, so the object read back is served as it is: its keys are already in that order.
  */
 const CUSTOM_RESOURCE_CODEC: ValueCodec = {
-  encode: (object) => goJson(sortedKeys(object)),
-  decode: (value) => withResourceVersionSlot(decodeAny(value)),
+  encode: (object) => goJson(sortedJson(object)),
+  decode: (value) => withResourceVersionSlot(markedIfIndexKeys(decodeAny(value), value.toString('utf8'))),
 };
 
 /**
@@ -116,7 +117,7 @@ function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
     case YAML_MEDIA_TYPE:
       return Buffer.from(goStyleYaml(object));
     case JSON_MEDIA_TYPE:
-      return goJson(object);
+      return goJson(JSON.stringify(object));
   }
 }
 
@@ -150,20 +151,7 @@ function decodeWhole(value: Buffer): KubeObject {
   return parsed as KubeObject;
 }
 
-/** JSON as Go's encoder writes it: HTML-safe escapes and a final newline. */
-function goJson(value: unknown): Buffer {
-  return Buffer.from(`${goJSONEscaped(JSON.stringify(value))}\n`);
-}
-
-/**
- * A copy with every object's keys in Go's order of a map's keys (their UTF-8 bytes). Keys that
- * are array indices ("0", "10") cannot follow it: a JavaScript object enumerates them first.
- */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(compareUtf8))
-    sorted[key] = sortedKeys((value as Record<string, unknown>)[key]);
-  return sorted;
+/** JSON text as Go's encoder ends it: HTML-safe escapes and a final newline. */
+function goJson(text: string): Buffer {
+  return Buffer.from(`${goJSONEscaped(text)}\n`);
 }

@@ -24,6 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
+import { jsonText } from '../codec/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
@@ -101,7 +102,7 @@ export function encodeNegotiated(
       return encodeCbor(value);
     case 'json': {
       const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
-      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');
+      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : jsonText(value)) + '\n');
     }
   }
 }
@@ -206,7 +207,7 @@ async function writeJsonWithArray(
   let pending = `${JSON.stringify(options.head).slice(0, -1)},${JSON.stringify(options.member)}:[`;
   let first = true;
   for (const value of options.values) {
-    pending += (first ? '' : ',') + JSON.stringify(value);
+    pending += (first ? '' : ',') + jsonText(value);
     first = false;
     if (pending.length >= JSON_PIECE_CHARS) {
       await body.write(pending);
@@ -384,7 +385,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
     framing: 'lines',
     shareKey,
-    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(object) }) + '\n'),
+    encode: (type, object) => Buffer.from(`{"type":${JSON.stringify(type)},"object":${jsonText(shown(object))}}\n`),
   };
 }
 

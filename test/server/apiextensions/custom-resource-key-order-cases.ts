@@ -71,14 +71,14 @@ const CRD = JSON.stringify({
 });
 
 /**
- * Keys in an order Go would not write: reversed, capitals, and characters whose UTF-16 order is
- * not their UTF-8 order. (Keys that are array indices, "9" and "10", are left out: JavaScript
- * objects enumerate them first in numeric order whatever their insertion order.)
+ * Keys in an order Go would not write: reversed, capitals, characters whose UTF-16 order is not
+ * their UTF-8 order, and keys that are array indices ("9" and "10", which a JavaScript object
+ * enumerates first, in numeric order).
  */
 const firstWidget = (ownerUid: string): string => `{
   "status": {"z": 1, "a": 2},
   "spec": {
-    "zeta": {"y": [{"q": 1, "b": {"d": 1, "c": 2}, "a": 2}], "b10": "ten", "b9": "nine", "B": true},
+    "zeta": {"y": [{"q": 1, "b": {"d": 1, "c": 2}, "a": 2}], "b10": "ten", "b9": "nine", "B": true, "9": 9, "10": 10, "-": "dash"},
     "\u{1F600}": "astral", "\uFF21": "fullwidth", "replicas": 1,
     "list": [{"name": "x", "image": "y", "env": [{"value": "1", "name": "A"}]}],
     "empty": {}, "nothing": null
@@ -95,7 +95,7 @@ const firstWidget = (ownerUid: string): string => `{
 }`;
 
 const W2_APPLY = `{
-  "spec": {"zeta": {"y": 1, "b10": 2, "b9": 3}, "replicas": 2, "map": {"b": {"d": 1, "c": 1}, "a": 1}},
+  "spec": {"zeta": {"y": 1, "b10": 2, "b9": 3, "9": 4, "10": 5}, "replicas": 2, "map": {"b": {"d": 1, "c": 1}, "a": 1}},
   "metadata": {"labels": {"z": "1", "a": "2"}, "name": "w2"},
   "kind": "Widget",
   "apiVersion": "key-order.example.com/v1"

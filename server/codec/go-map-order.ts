@@ -7,7 +7,7 @@
  * object is marked; the JSON writers then write it with every map's keys sorted, and every
  * other object, as before, with JSON.stringify.
  */
-import { compareUtf8 } from '../string-order';
+import { sortedJson } from '../json/value';
 
 /** Set (enumerable, so that a spread copy keeps it; JSON ignores symbols) on a marked object. */
 const SORTED_MAPS = Symbol('sorted maps');
@@ -29,17 +29,4 @@ export function jsonText(value: unknown): string {
   if (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SORTED_MAPS] === true)
     return sortedJson(value);
   return JSON.stringify(value);
-}
-
-/** The value as Go's json.Marshal writes it held in maps: every object's keys sorted by their bytes. */
-export function sortedJson(value: unknown): string {
-  if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined ? 'null' : sortedJson(item))).join(',')}]`;
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort(compareUtf8)
-    .map((key) => `${JSON.stringify(key)}:${sortedJson(record[key])}`);
-  return `{${members.join(',')}}`;
 }

@@ -34,7 +34,8 @@ import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-t
 import type { JsonObject } from './protobuf';
 import { goJSONEscaped } from '../../api/go-quote';
 import { compareUtf8 } from '../string-order';
-import { markedIfIndexKeys, sortedJson } from './go-map-order';
+import { markedIfIndexKeys } from './go-map-order';
+import { sortedJson } from '../json/value';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 

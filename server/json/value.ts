@@ -1,5 +1,6 @@
 /** Plain JSON values as the engines handle them. */
 import { goJSONEscaped } from '../../api/go-quote';
+import { compareUtf8 } from '../string-order';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -7,16 +8,21 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Go's json.Marshal of an unstructured value (what a decoded JSON body holds): map keys sorted, strings as Go escapes them. */
 export function goMarshal(value: unknown): string {
-  return goJSONEscaped(marshalSorted(value));
+  return goJSONEscaped(sortedJson(value));
 }
 
-function marshalSorted(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(marshalSorted).join(',')}]`;
+/**
+ * JSON with every object's keys sorted by their UTF-8 bytes, as Go writes maps, whatever order
+ * the object enumerates them in (array indices first, in JavaScript); strings as JSON.stringify
+ * escapes them.
+ */
+export function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (!isObject(value)) return JSON.stringify(value) ?? 'null';
   const members = Object.keys(value)
     .filter((key) => value[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${marshalSorted(value[key])}`);
+    .sort(compareUtf8)
+    .map((key) => `${JSON.stringify(key)}:${sortedJson(value[key])}`);
   return `{${members.join(',')}}`;
 }
 
@@ -51,7 +57,7 @@ function marshalTouched(value: unknown, touched: Touched, keptText: KeptText | u
   if (!isObject(value)) return JSON.stringify(value);
   const members = Object.keys(value)
     .filter((key) => value[key] !== undefined)
-    .sort()
+    .sort(compareUtf8)
     .map((key) => {
       const member = value[key];
       const text = touched[key] ? marshalTouched(member, touched[key], keptText) : untouched(member);

@@ -169,7 +169,7 @@ export async function keyOrderAnswers(call: Call, readStored: ReadStored): Promi
   await record(
     'object quoted in an invalid value',
     call('POST', WIDGETS, {
-      body: '{"apiVersion":"key-order.example.com/v1","kind":"Widget","metadata":{"name":"w3"},"spec":{"choice":{"z":{"b":1,"a":2},"a":[{"y":1,"x":2}]}}}',
+      body: '{"apiVersion":"key-order.example.com/v1","kind":"Widget","metadata":{"name":"w3"},"spec":{"choice":{"z":{"b":1,"a":2},"a":[{"y":1,"x":2}],"\u{1F600}":1,"\uFF21":2,"9":3,"10":4}}}',
       headers: JSON_HEADERS,
     }),
   );

@@ -9,10 +9,21 @@ import type { JSONPath as JSONPathFunction } from 'jsonpath-plus';
 import type { KubeObject } from '../../api/objects';
 import { goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
-import { NAME_COLUMN, type ColumnDefinition } from '../table/columns';
+import { column as tableColumn, type ColumnDefinition } from '../table/columns';
 import { ageSince } from '../table/human-duration';
 import type { Printer } from '../table/printer';
 import type { CustomResourceColumnDefinition } from './crd-types';
+
+/**
+ * The reference's convertor describes a custom resource's Name column by ObjectMeta's whole
+ * field documentation, where the built-in printers keep its first sentence.
+ */
+const NAME_COLUMN = tableColumn(
+  'Name',
+  'string',
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  { format: 'name' },
+);
 
 const AGE: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 

@@ -36,6 +36,21 @@ export function goValue(value: unknown): string {
   return String(value);
 }
 
+/**
+ * `%s` of an interface{} holding the value: a string as it is, a value of another type in Go's
+ * form for a verb that does not fit it (`%!s(int64=1)`), a list or map element by element.
+ */
+export function goStringVerb(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '%!s(<nil>)';
+  if (Array.isArray(value)) return `[${value.map(goStringVerb).join(' ')}]`;
+  if (isObject(value))
+    return `map[${sortedEntries(value)
+      .map(([key, member]) => `${key}:${goStringVerb(member)}`)
+      .join(' ')}]`;
+  return `%!s(${goTypeName(value)}=${goValue(value)})`;
+}
+
 /** `%#v` of an interface{} holding the value: `"abc"`, `5`, `true`, `[]interface {}{"a"}`, `map[string]interface {}{"k":"v"}`. */
 export function goSharpValue(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';

@@ -33,6 +33,9 @@ import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
 import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
 import type { JsonObject } from './protobuf';
 import { goJSONEscaped } from '../../api/go-quote';
+import { compareUtf8 } from '../string-order';
+import { markedIfIndexKeys } from './go-map-order';
+import { sortedJson } from '../json/value';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
@@ -78,11 +81,35 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
   };
 }
 
-/** Custom resources: sorted JSON, read in whatever version they were stored (conversion happens when served). */
+/**
+ * Custom resources: sorted JSON, read in whatever version they were stored (conversion happens
+ * when served). The reference holds them as maps, and Go writes a map's keys sorted wherever it
+ * writes one, so the object read back is served as it is: its keys are already in that order.
+ */
 const CUSTOM_RESOURCE_CODEC: ValueCodec = {
-  encode: (object) => goJson(sortedKeys(object)),
-  decode: (value) => decodeAny(value),
+  encode: (object) => goJson(sortedJson(object)),
+  decode: (value) => withResourceVersionSlot(markedIfIndexKeys(decodeAny(value), value.toString('utf8'))),
 };
+
+/**
+ * The stored metadata never holds `resourceVersion` (the key's revision is stamped on read,
+ * which would add it last): an empty one is put where the sorted map has it, to be filled in.
+ */
+function withResourceVersionSlot(object: KubeObject): KubeObject {
+  if (typeof object.metadata !== 'object' || object.metadata === null) return object;
+  const metadata: Record<string, unknown> = {};
+  let placed = false;
+  for (const [key, member] of Object.entries(object.metadata)) {
+    if (!placed && compareUtf8(key, 'resourceVersion') > 0) {
+      metadata.resourceVersion = '';
+      placed = true;
+    }
+    metadata[key] = member;
+  }
+  if (!placed) metadata.resourceVersion = '';
+  object.metadata = metadata as KubeObject['metadata'];
+  return object;
+}
 
 function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
   switch (format) {
@@ -91,7 +118,7 @@ function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
     case YAML_MEDIA_TYPE:
       return Buffer.from(goStyleYaml(object));
     case JSON_MEDIA_TYPE:
-      return goJson(object);
+      return goJson(JSON.stringify(object));
   }
 }
 
@@ -125,16 +152,7 @@ function decodeWhole(value: Buffer): KubeObject {
   return parsed as KubeObject;
 }
 
-/** JSON as Go's encoder writes it: HTML-safe escapes and a final newline. */
-function goJson(value: unknown): Buffer {
-  return Buffer.from(`${goJSONEscaped(JSON.stringify(value))}\n`);
-}
-
-/** A copy with every object's keys in sorted order (Go writes maps so). */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys((value as Record<string, unknown>)[key]);
-  return sorted;
+/** JSON text as Go's encoder ends it: HTML-safe escapes and a final newline. */
+function goJson(text: string): Buffer {
+  return Buffer.from(`${goJSONEscaped(text)}\n`);
 }

@@ -3,6 +3,7 @@
  * (JSON Patch, merge patch, strategic merge), one entry each, and the server-side apply
  * types, which the handler runs through the apply engine instead.
  */
+import { inGoObjectMetaMemberOrder } from '../../api/object-meta-order';
 import type { KubeObject } from '../../api/objects';
 import type { ApplyBodyFormat } from '../apply/apply-body';
 import {
@@ -18,7 +19,8 @@ import { jsonPatchStrictProblems, mapPatchStrictProblems } from '../patch/strict
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
-import { parseJsonKeepingNumbers, type Definitions } from '../validation/decode';
+import { NO_REPEATED_KEYS, parseJsonKeepingNumbers, type Definitions, type RepeatedKeys } from '../validation/decode';
+import { RepeatedKeyTexts, repeatedKeysOf } from '../patch/json-patch-repeated-keys';
 import { firstOverflowingLiteral } from '../validation/number-literal';
 import { checkNestingDepth } from '../request/nesting';
 import type { FieldValidation } from '../request/query';
@@ -46,6 +48,11 @@ export interface PatchType {
    * Warn), ahead of what the patched object's decoding reports.
    */
   strictProblems(body: Buffer): readonly string[];
+  /**
+   * Keys the patched document repeats, as the reference's strict decoding of its bytes finds
+   * them (a JSON Patch's values go in as the bytes they were sent in); absent: none.
+   */
+  resultRepeatedKeys?(patch: unknown, patched: unknown): RepeatedKeys;
   /**
    * The reference converts the result from its map into the Go type (a strategic merge) rather
    * than decoding its JSON (decode.ts's fromMap).
@@ -147,39 +154,39 @@ const jsonPatch: PatchType = {
         reason: 'RequestEntityTooLarge',
         message: `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
       });
-    return operations;
+    // Ignored fields: repeated keys go unreported, and the last of each is decoded either way.
+    const repeats = fieldValidation === 'Ignore' ? undefined : RepeatedKeyTexts.of(text, operations);
+    return { operations, repeats } satisfies JsonPatchDocument;
   },
   apply(current, patch) {
+    const { operations, repeats } = patch as JsonPatchDocument;
     try {
-      return applyJsonPatch(current, patch as ReturnType<typeof parseJsonPatch>);
+      return applyJsonPatch(current, operations, repeats);
     } catch (error) {
       if (error instanceof PatchApplyError) throw cannotApply(error.message);
       throw error;
     }
   },
-  shown: (patch, patched) =>
-    goMarshalPatched(withGoMetadataOrder(patched), openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
+  shown(patch, patched) {
+    const { operations, repeats } = patch as JsonPatchDocument;
+    // Metadata kept as the bytes of a value that repeats a key prints in their order.
+    const metadata = isObject(patched) && isObject(patched.metadata) ? patched.metadata : undefined;
+    const ordered =
+      metadata !== undefined && repeats?.keptText(metadata) !== undefined ? patched : withGoMetadataOrder(patched);
+    return goMarshalPatched(ordered, openedByOperations(operations), repeats?.keptText);
+  },
+  resultRepeatedKeys(patch, patched) {
+    const { repeats } = patch as JsonPatchDocument;
+    return repeats === undefined ? NO_REPEATED_KEYS : repeatedKeysOf(this.shown(patch, patched));
+  },
   strictProblems: (body) => jsonPatchStrictProblems(body.toString('utf8')),
 };
 
-/** The members of Go's ObjectMeta, in the order its JSON encoding writes them. */
-const GO_OBJECT_META_ORDER = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
+/** A JSON Patch as parsed: its operations, and the texts of its values that repeat a key. */
+interface JsonPatchDocument {
+  readonly operations: Operation[];
+  readonly repeats?: RepeatedKeyTexts;
+}
 
 /**
  * The patched object with its metadata's members in Go's order. The reference patches the
@@ -189,11 +196,7 @@ const GO_OBJECT_META_ORDER = [
  */
 function withGoMetadataOrder(patched: unknown): unknown {
   if (!isObject(patched) || !isObject(patched.metadata)) return patched;
-  const metadata = patched.metadata;
-  const known = GO_OBJECT_META_ORDER.filter((member) => member in metadata);
-  const others = Object.keys(metadata).filter((member) => !GO_OBJECT_META_ORDER.includes(member));
-  const ordered = Object.fromEntries([...known, ...others].map((member) => [member, metadata[member]]));
-  return { ...patched, metadata: ordered };
+  return { ...patched, metadata: inGoObjectMetaMemberOrder(patched.metadata) };
 }
 
 const mergePatch: PatchType = {
@@ -248,9 +251,6 @@ const strategicMergePatch: PatchType = {
       const overflowing = firstOverflowingLiteral(parseJsonKeepingNumbers(body.toString('utf8')));
       throw badRequest(`json: cannot unmarshal number ${overflowing} into Go value of type float64`);
     }
-    // A directive on the whole object would replace or delete it; the reference refuses it.
-    if (patch.$patch === 'replace' || patch.$patch === 'delete')
-      throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
     return patch;
   },
   apply(current, patch) {

@@ -85,7 +85,7 @@ async function patchObject(
         scope,
         {
           value: patched,
-          duplicates: NO_REPEATED_KEYS,
+          duplicates: patchType.resultRepeatedKeys?.(document, patched) ?? NO_REPEATED_KEYS,
           patchProblems: strictProblems,
           options,
           shownPatch,

@@ -112,7 +112,7 @@ export function scaleWriteHandler(
           const shownPatch = () => patchType!.shown(document, patched);
           const { object } = decodeParsedOfKind(expected, {
             value: patched,
-            duplicates: NO_REPEATED_KEYS,
+            duplicates: patchType!.resultRepeatedKeys?.(document, patched) ?? NO_REPEATED_KEYS,
             patchProblems: strictProblems,
             options,
             shownPatch,

@@ -147,7 +147,11 @@ function unescaped(token: string): string {
  * no `/` or a segment on the way is absent, null, a scalar or an index that does not resolve.
  * The first segment is dropped unread, as the library does.
  */
-function parentOf(root: Container, pointer: string): { container: Container; key: string } | undefined {
+function parentOf(
+  root: Container,
+  pointer: string,
+  observer?: InsertionObserver,
+): { container: Container; key: string } | undefined {
   const segments = pointer.split('/');
   if (segments.length < 2) return undefined;
   let container = root;
@@ -159,6 +163,7 @@ function parentOf(root: Container, pointer: string): { container: Container; key
       return undefined;
     }
     if (!Array.isArray(next) && !isObject(next)) return undefined;
+    observer?.opened(next);
     container = next;
   }
   return { container, key: unescaped(segments[segments.length - 1]) };
@@ -190,9 +195,29 @@ function inserted(value: unknown): unknown {
   return value === undefined ? null : copyJson(value);
 }
 
+/**
+ * What a caller follows of the values a patch inserts (json-patch-repeated-keys.ts keeps their
+ * bytes, as the library does): each value inserted, each container an operation goes into (the
+ * library decodes it then), each value a test compares (decoded whole) and each copy.
+ */
+export interface InsertionObserver {
+  inserted(operation: Operation, value: unknown): void;
+  opened(container: unknown): void;
+  compared(value: unknown): void;
+  copied(source: unknown, copy: unknown): void;
+}
+
 interface PatchState {
   root: Container;
   copiedBytes: number;
+  readonly observer?: InsertionObserver;
+}
+
+/** `inserted` with the observer told of it. */
+function insertedBy(state: PatchState, operation: Operation): unknown {
+  const value = inserted(operation.value);
+  state.observer?.inserted(operation, value);
+  return value;
 }
 
 function applyOperation(state: PatchState, operation: Operation): void {
@@ -214,14 +239,14 @@ function applyOperation(state: PatchState, operation: Operation): void {
   switch (kind) {
     case 'add': {
       if (typeof path !== 'string') throw fail(`add operation failed to decode path: ${MISSING}`);
-      const found = parentOf(state.root, path);
+      const found = parentOf(state.root, path, state.observer);
       if (found === undefined) throw fail(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
-      within(`error in add for path: '${path}'`, () => add(found.container, found.key, inserted(value)));
+      within(`error in add for path: '${path}'`, () => add(found.container, found.key, insertedBy(state, operation)));
       return;
     }
     case 'remove': {
       if (typeof path !== 'string') throw fail(`remove operation failed to decode path: ${MISSING}`);
-      const found = parentOf(state.root, path);
+      const found = parentOf(state.root, path, state.observer);
       if (found === undefined)
         throw fail(`remove operation does not apply: doc is missing path: "${path}": ${MISSING}`);
       within(`error in remove for path: '${path}'`, () => remove(found.container, found.key));
@@ -232,22 +257,22 @@ function applyOperation(state: PatchState, operation: Operation): void {
       if (path === '') {
         // The library's check of the new document's type wraps no error, so anything else is no change.
         if (!hasValue) throw fail('replace operation value must be object or array');
-        if (Array.isArray(value) || isObject(value)) state.root = inserted(value) as Container;
+        if (Array.isArray(value) || isObject(value)) state.root = insertedBy(state, operation) as Container;
         return;
       }
-      const found = parentOf(state.root, path);
+      const found = parentOf(state.root, path, state.observer);
       if (found === undefined) throw fail(`replace operation does not apply: doc is missing path: ${path}: ${MISSING}`);
       try {
         get(found.container, found.key);
       } catch {
         throw fail(`replace operation does not apply: doc is missing key: ${path}: ${MISSING}`);
       }
-      set(found.container, found.key, inserted(value));
+      set(found.container, found.key, insertedBy(state, operation));
       return;
     }
     case 'move': {
       if (typeof from !== 'string') throw fail(`move operation failed to decode from: ${from.error}`);
-      const source = parentOf(state.root, from);
+      const source = parentOf(state.root, from, state.observer);
       if (source === undefined)
         throw fail(`move operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
       let moved: unknown;
@@ -256,7 +281,7 @@ function applyOperation(state: PatchState, operation: Operation): void {
         remove(source.container, source.key);
       });
       if (typeof path !== 'string') throw fail(`move operation failed to decode path: ${path.error}`);
-      const target = parentOf(state.root, path);
+      const target = parentOf(state.root, path, state.observer);
       if (target === undefined)
         throw fail(`move operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
       within(`error in move for path: '${path}'`, () => add(target.container, target.key, moved ?? null));
@@ -266,10 +291,11 @@ function applyOperation(state: PatchState, operation: Operation): void {
       if (typeof path !== 'string') throw fail(`test operation failed to decode path: ${path.error}`);
       const failed = () => new PatchTestFailedError(`testing value ${path} failed: test failed`);
       if (path === '') {
+        state.observer?.compared(state.root);
         if (!equal(state.root, value)) throw failed();
         return;
       }
-      const found = parentOf(state.root, path);
+      const found = parentOf(state.root, path, state.observer);
       if (found === undefined) throw fail(`test operation does not apply: is missing path: ${path}: ${MISSING}`);
       let actual: unknown;
       within(`error in test for path: '${path}'`, () => (actual = get(found.container, found.key)));
@@ -278,18 +304,19 @@ function applyOperation(state: PatchState, operation: Operation): void {
         if (value !== undefined && value !== null) throw failed();
         return;
       }
+      state.observer?.compared(actual);
       if (!hasValue || !equal(actual, value)) throw failed();
       return;
     }
     case 'copy': {
       if (typeof from !== 'string') throw fail(`copy operation failed to decode from: ${from.error}`);
-      const source = parentOf(state.root, from);
+      const source = parentOf(state.root, from, state.observer);
       if (source === undefined)
         throw fail(`copy operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
       let copied: unknown;
       within(`error in copy for from: '${from}'`, () => (copied = get(source.container, source.key)));
       if (typeof path !== 'string') throw fail(`copy operation failed to decode path: ${MISSING}`);
-      const target = parentOf(state.root, path);
+      const target = parentOf(state.root, path, state.observer);
       if (target === undefined)
         throw fail(`copy operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
       if (copied !== undefined) {
@@ -299,9 +326,9 @@ function applyOperation(state: PatchState, operation: Operation): void {
             `Unable to complete the copy, the accumulated size increase of copy is ${state.copiedBytes}, exceeding the limit ${COPY_LIMIT_BYTES}`,
           );
       }
-      within('error while adding value during copy', () =>
-        add(target.container, target.key, copied === undefined ? null : copyJson(copied)),
-      );
+      const copy = copied === undefined ? null : copyJson(copied);
+      state.observer?.copied(copied, copy);
+      within('error while adding value during copy', () => add(target.container, target.key, copy));
       return;
     }
     default:
@@ -309,9 +336,12 @@ function applyOperation(state: PatchState, operation: Operation): void {
   }
 }
 
-/** Applies to a copy, operation by operation, stopping at the first failure; the input document is not changed. */
-export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
-  const state: PatchState = { root: copyJson(document) as Container, copiedBytes: 0 };
+/**
+ * Applies to a copy, operation by operation, stopping at the first failure; the input document
+ * is not changed. The observer, if any, follows the values inserted.
+ */
+export function applyJsonPatch(document: unknown, patch: readonly Operation[], observer?: InsertionObserver): unknown {
+  const state: PatchState = { root: copyJson(document) as Container, copiedBytes: 0, observer };
   for (const operation of patch) applyOperation(state, operation);
   return state.root;
 }

@@ -10,7 +10,7 @@
  * format against an OpenAPI schema.
  */
 import { copyJson } from '../json/value';
-import { goValue } from '../apply/go-print';
+import { goStringVerb, goValue } from '../apply/go-print';
 import { fieldNode, itemNode, patchMergeKey, patchStrategies, type TypedNode } from '../apply/schema-node';
 import { normalizeElementOrder, partitionByPresence } from './strategic/element-order';
 import { badArgType, badSetElementOrder, noMergeKey, StrategicMergePatchError } from './strategic/patch-error';
@@ -48,7 +48,7 @@ function directiveTarget(key: string, prefix: string, badFormat: () => Strategic
 }
 
 function badPatchType(directive: Json, map: JsonObject): StrategicMergePatchError {
-  return new StrategicMergePatchError(`unknown patch type: ${String(directive)} in map: ${goValue(map)}`, 500);
+  return new StrategicMergePatchError(`unknown patch type: ${goStringVerb(directive)} in map: ${goValue(map)}`, 500);
 }
 
 /**

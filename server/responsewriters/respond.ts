@@ -24,6 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
+import { jsonText } from '../codec/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
@@ -101,7 +102,7 @@ export function encodeNegotiated(
       return encodeCbor(value);
     case 'json': {
       const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
-      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');
+      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : jsonText(value)) + '\n');
     }
   }
 }
@@ -195,22 +196,40 @@ export interface ListHead {
 /** Items of a JSON array go out in pieces of about this many characters: few writes, little held. */
 const JSON_PIECE_CHARS = 64 * 1024;
 
-/** `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would write the whole). */
+/**
+ * `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would
+ * write the whole), then the members of `tail` if given.
+ */
 async function writeJsonWithArray(
   body: ResponseBody,
-  options: { head: object; member: string; values: Iterable<unknown> },
+  options: { head: object; member: string; values: Iterable<unknown>; tail?: object },
 ): Promise<void> {
   let pending = `${JSON.stringify(options.head).slice(0, -1)},${JSON.stringify(options.member)}:[`;
   let first = true;
   for (const value of options.values) {
-    pending += (first ? '' : ',') + JSON.stringify(value);
+    pending += (first ? '' : ',') + jsonText(value);
     first = false;
     if (pending.length >= JSON_PIECE_CHARS) {
       await body.write(pending);
       pending = '';
     }
   }
-  await body.write(`${pending}]}\n`);
+  const tail = options.tail === undefined ? '}' : `,${JSON.stringify(options.tail).slice(1)}`;
+  await body.write(`${pending}]${tail}\n`);
+}
+
+/**
+ * A custom resource's list as the reference writes it, an unstructured map: its members in
+ * sorted order, so `items` between `apiVersion` and `kind`, and `continue` even when empty.
+ */
+function unstructuredListParts(head: ListHead): { head: object; tail: object } {
+  const { continue: continueToken = '', remainingItemCount, resourceVersion } = head.metadata;
+  const metadata = {
+    continue: continueToken,
+    ...(remainingItemCount === undefined ? {} : { remainingItemCount }),
+    resourceVersion,
+  };
+  return { head: { apiVersion: head.apiVersion }, tail: { kind: head.kind, metadata } };
 }
 
 /**
@@ -266,6 +285,7 @@ export async function writeList(
     return;
   }
   const metadataOnly = transform?.kind === 'PartialObjectMetadataList';
+  const unstructured = !metadataOnly && !exchange.endpoint.protobuf;
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
     ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
@@ -280,6 +300,11 @@ export async function writeList(
       itemsShown,
     ))
       await body.write(chunk);
+  } else if (unstructured) {
+    const parts = unstructuredListParts(listHead);
+    if (streamsJson) await writeJsonWithArray(body, { ...parts, member: 'items', values: itemsShown });
+    else
+      await body.write(encodeNegotiated(exchange.req, negotiated, { ...parts.head, items: itemsShown, ...parts.tail }));
   } else if (streamsJson) {
     await writeJsonWithArray(body, { head: listHead, member: 'items', values: itemsShown });
   } else {
@@ -360,7 +385,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
     framing: 'lines',
     shareKey,
-    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(object) }) + '\n'),
+    encode: (type, object) => Buffer.from(`{"type":${JSON.stringify(type)},"object":${jsonText(shown(object))}}\n`),
   };
 }
 

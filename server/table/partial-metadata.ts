@@ -2,6 +2,7 @@
  * The metadata-only forms: `PartialObjectMetadata` for one object, `PartialObjectMetadataList`
  * for a collection, in `meta.k8s.io/v1` (or `v1beta1`, which the reference still serves).
  */
+import { inGoObjectMetaOrder } from '../../api/object-meta-order';
 import type { KubeObject, ObjectMeta } from '../../api/objects';
 
 export interface PartialObjectMetadata {
@@ -21,7 +22,11 @@ export function metaApiVersion(version: string): string {
 }
 
 export function asPartialObjectMetadata(object: KubeObject, version = 'v1'): PartialObjectMetadata {
-  return { kind: 'PartialObjectMetadata', apiVersion: metaApiVersion(version), metadata: object.metadata };
+  return {
+    kind: 'PartialObjectMetadata',
+    apiVersion: metaApiVersion(version),
+    metadata: inGoObjectMetaOrder(object.metadata),
+  };
 }
 
 /** A list's head in metadata form; items follow one by one (`asPartialObjectMetadata`). */

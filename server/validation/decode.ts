@@ -187,7 +187,7 @@ export function parseBody(options: {
     );
   }
   checkNestingDepth(value, 'json');
-  const repeatsKeys = memberCount(text) !== parsedMemberCount(value);
+  const repeatsKeys = textRepeatsKeys(text, value);
   checkTypeMetaMembers(value, options, repeatsKeys ? topLevelMembers(text) : undefined);
   const scan = options.findDuplicates && repeatsKeys;
   return {
@@ -277,6 +277,14 @@ function fitsInteger(source: string, format: string | undefined): boolean {
 }
 
 /**
+ * Whether a valid JSON text repeats a key somewhere, given what JSON.parse made of it: the
+ * parsed value then holds fewer members than the text.
+ */
+export function textRepeatsKeys(text: string, parsed: unknown): boolean {
+  return memberCount(text) !== parsedMemberCount(parsed);
+}
+
+/**
  * How many object members a valid JSON text holds: its colons outside strings. When the parsed
  * value holds as many, no key was repeated, and the path-finding scan (several times the cost
  * of the parse) is skipped; bodies with repeated keys are rare.
@@ -350,7 +358,7 @@ function topLevelMembers(text: string): [string, unknown][] {
 }
 
 /** Every key's path in the text's order, a repeated key each time it comes. */
-function keyPathsInOrder(text: string): string[] {
+export function keyPathsInOrder(text: string): string[] {
   jsoncParser ??= require('jsonc-parser') as JsoncParser;
   const paths: string[] = [];
   jsoncParser.visit(text, {

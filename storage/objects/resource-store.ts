@@ -95,12 +95,13 @@ export class ResourceStore implements ObjectStorage {
   async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
     const storeKey = objectKey(this.keySpace, key);
     const value = encodeObject(object, this.codec);
-    // A dry run only looks for the key, as the reference's dry-run storage does: the object
-    // comes back as given, resourceVersion and all, since nothing is written.
+    // A dry run only looks for the key, as the reference's dry-run storage does, and answers
+    // the object as it would be stored and read back (the reference copies it through its
+    // codec), with the resourceVersion it was given, since nothing is written.
     if (options.dryRun) {
       const existing = await this.store.get(storeKey);
       if (existing.kv !== undefined) throw this.alreadyExists(key.name);
-      return structuredClone(object);
+      return this.readBack(storeKey, value, object.metadata.resourceVersion);
     }
     if (object.metadata.resourceVersion !== undefined && object.metadata.resourceVersion !== '') {
       throw new ObjectError('Invalid', 'resourceVersion should not be set on objects to be created', {
@@ -138,8 +139,7 @@ export class ResourceStore implements ObjectStorage {
       if (options.dryRun) {
         // What would be stored, at the version it replaces (none for a creation).
         if (current !== undefined) return { object: decodeObject({ ...current, value }, this.codec), created: false };
-        const { resourceVersion: _unset, ...metadata } = updated.metadata;
-        return { object: { ...updated, metadata }, created: true };
+        return { object: this.readBack(storeKey, value, undefined), created: true };
       }
 
       const result =
@@ -176,6 +176,14 @@ export class ResourceStore implements ObjectStorage {
   }
 
   /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
+  /** `value` as a read would decode it, stamped with `resourceVersion` (none when empty, which Go omits). */
+  private readBack(storeKey: string, value: Buffer, resourceVersion: string | undefined): KubeObject {
+    const object = decodeObject({ key: storeKey, value, modRevision: 0 }, this.codec);
+    if (!resourceVersion) delete object.metadata.resourceVersion;
+    else object.metadata.resourceVersion = resourceVersion;
+    return object;
+  }
+
   private decodeForUpdate(current: KeyValue): KubeObject {
     try {
       return decodeObject(current, this.codec);

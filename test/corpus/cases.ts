@@ -2853,8 +2853,97 @@ function repeatedTypeMetaCases(): CorpusCase[] {
   );
 }
 
+/**
+ * A key repeated inside a JSON Patch operation's value: under Strict a 422 that reports it in
+ * the patch and, where no later operation opened the value, in the patched object; under Warn
+ * and Ignore the patch is taken (the last of the key wins). Dry runs on one ConfigMap.
+ */
+function jsonPatchValueRepeatedKeyCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const patches: [string, string][] = [
+    ['depth-1', '[{"op":"add","path":"/data","value":{"a":"1","a":"2"}}]'],
+    [
+      'in-list',
+      '[{"op":"add","path":"/metadata/ownerReferences","value":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"u1","uid":"u2"}]}]',
+    ],
+    ['test-op', '[{"op":"test","path":"/data","value":{"a":"1","a":"1"}}]'],
+    [
+      'then-opened',
+      '[{"op":"add","path":"/data","value":{"a":"1","a":"2"}},{"op":"add","path":"/data/b","value":"3"}]',
+    ],
+    [
+      'copied',
+      '[{"op":"add","path":"/metadata/labels","value":{"x":"1","x":"2"}},{"op":"copy","from":"/metadata/labels","path":"/metadata/annotations"}]',
+    ],
+  ];
+  return [
+    {
+      id: `${TAIL2}/json-patch-value-repeated-key/create-target`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'tail2-json-value' },
+        data: { a: '1' },
+      }),
+      collection: '/api/v1/configmaps',
+    },
+    ...['Strict', 'Warn', 'Ignore'].flatMap((validation) =>
+      patches.map(([label, body]) => ({
+        id: `${TAIL2}/json-patch-value-repeated-key/${validation}/${label}`,
+        method: 'PATCH',
+        path: `${configMaps}/tail2-json-value?fieldValidation=${validation}&dryRun=All`,
+        headers: { 'content-type': 'application/json-patch+json' },
+        body,
+        collection: '/api/v1/configmaps',
+      })),
+    ),
+  ];
+}
+
+/**
+ * `$patch: replace` or `delete` at the top of a strategic merge patch: the reference applies it
+ * (the patch without its directive becomes the object, or nothing does) and answers for the
+ * result: a 400 for the name it then lacks, a 200 where the patch names the object. capstan
+ * refused every such patch. Dry runs on one ConfigMap.
+ */
+function strategicWholeObjectDirectiveCases(): CorpusCase[] {
+  const configMaps = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+  const patches: [string, string][] = [
+    ['replace-empty', '{"$patch":"replace"}'],
+    ['replace-unnamed', '{"$patch":"replace","data":{"r":"1"}}'],
+    ['replace-named', '{"$patch":"replace","metadata":{"name":"tail2-strategic-whole"},"data":{"r":"1"}}'],
+    ['delete', '{"$patch":"delete"}'],
+  ];
+  return [
+    {
+      id: `${TAIL2}/strategic-whole-object-directive/create-target`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'tail2-strategic-whole' },
+        data: { a: '1' },
+      }),
+      collection: '/api/v1/configmaps',
+    },
+    ...patches.map(([label, body]) => ({
+      id: `${TAIL2}/strategic-whole-object-directive/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/tail2-strategic-whole?dryRun=All`,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body,
+      collection: '/api/v1/configmaps',
+    })),
+  ];
+}
+
 function tail2Cases(): CorpusCase[] {
-  return [...repeatedTypeMetaCases()];
+  return [...repeatedTypeMetaCases(), ...jsonPatchValueRepeatedKeyCases(), ...strategicWholeObjectDirectiveCases()];
 }
 
 export function corpusCases(): CorpusCase[] {

@@ -2,12 +2,13 @@
  * Go's fmt forms of the reference's unstructured values (what a decoded JSON body holds:
  * string, int64 or float64, bool, map[string]interface {}, []interface {}, nil), for the
  * apply texts that print them: `%T` (goTypeName), `%v` (goValue) and `%#v` (goSharpValue).
- * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
+ * Map keys print sorted, as Go's fmt sorts them (by their bytes). A whole number is taken as the int64 the
  * reference's decoder makes of it, unless it is beyond int64's range.
  */
 import { goNumber, isGoInt64 } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
 import { isObject } from '../json/value';
+import { compareUtf8 } from '../string-order';
 
 export function goTypeName(value: unknown): string {
   if (typeof value === 'string') return 'string';
@@ -20,7 +21,7 @@ export function goTypeName(value: unknown): string {
 
 function sortedEntries(record: Record<string, unknown>): [string, unknown][] {
   return Object.keys(record)
-    .sort()
+    .sort(compareUtf8)
     .map((key) => [key, record[key]]);
 }
 

@@ -114,6 +114,26 @@ async function main(out: string): Promise<void> {
       if (described[field] !== undefined)
         described[field] = withEnumSection(described[field], enums.sections.get(type)!);
   }
+  // A struct embedded inline lends its fields to the struct that embeds it, and the reference
+  // documents them there with the embedded struct's texts (LocalObjectReference's `name` in
+  // ConfigMapKeySelector). An embedded struct may embed others in turn.
+  const descriptionsOfStruct = (struct: string) => {
+    const dot = struct.lastIndexOf('.');
+    return descriptions[`${definitionPrefix(struct.slice(0, dot))}.${struct.slice(dot + 1)}`];
+  };
+  const lend = (struct: string, into: Record<string, string>, seen: Set<string>): void => {
+    for (const inner of enums.embedded.get(struct) ?? []) {
+      if (seen.has(inner)) continue;
+      seen.add(inner);
+      for (const [field, text] of Object.entries(descriptionsOfStruct(inner) ?? {}))
+        if (field !== '') into[field] ??= text;
+      lend(inner, into, seen);
+    }
+  };
+  for (const struct of enums.embedded.keys()) {
+    const described = descriptionsOfStruct(struct);
+    if (described !== undefined) lend(struct, described, new Set());
+  }
   // apiVersion and kind come from the embedded TypeMeta, whose map documents them once.
   const typeMeta = descriptions[TYPE_META] ?? {};
   for (const [name, definition] of Object.entries(definitions)) {

@@ -12,8 +12,9 @@ import {
   referencedDefinitions,
   type ApiOperation,
   type ApiPath,
+  type HttpMethod,
 } from './operations';
-import type { ParameterSpec } from './parameters';
+import { parameterDescription, type ParameterSpec } from './parameters';
 
 export interface DocumentInfo {
   readonly title: string;
@@ -56,7 +57,7 @@ export function openAPIV3Document(options: {
     flavour: 'v3',
     kinds: servedKinds([options.groupVersion]),
   });
-  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)]));
+  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path, options.definitions)]));
   // A group-version of custom resources alone is documented by the reference's CRD builder,
   // under its own title and without security schemes; only custom resources bring definitions.
   if (options.groupVersion.resources.every((resource) => resource.type.definitions !== undefined)) {
@@ -90,7 +91,7 @@ export function openAPIV2Document(options: {
   return {
     swagger: '2.0',
     info: options.info,
-    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path)])),
+    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path, options.definitions)])),
     definitions,
     securityDefinitions: SECURITY_SCHEME,
     security: SECURITY,
@@ -112,24 +113,61 @@ function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, 
   return kinds;
 }
 
-function v3PathItem(path: ApiPath): object {
+/** A path item's members in the reference's order: the operations by method, then the shared parameters. */
+const V3_METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * As the reference's v3 builder does, a parameter that every operation of a path takes is
+ * declared once on the path; the rest stay on their operations. Both lists are sorted by name.
+ */
+function v3PathItem(path: ApiPath, definitions: Definitions): object {
+  const parametersOf = (operation: ApiOperation) => [...path.parameters, ...operation.parameters];
+  const key = (parameter: ParameterSpec) => `${parameter.in} ${parameter.name}`;
+  const shared = new Map(parametersOf(path.operations[0]).map((parameter) => [key(parameter), parameter]));
+  for (const operation of path.operations.slice(1)) {
+    const keys = new Set(parametersOf(operation).map(key));
+    for (const name of [...shared.keys()]) if (!keys.has(name)) shared.delete(name);
+  }
   const item: Record<string, unknown> = {};
-  if (path.parameters.length > 0) item.parameters = path.parameters.map(v3Parameter);
-  for (const operation of path.operations) item[operation.method] = v3Operation(operation);
+  for (const method of V3_METHOD_ORDER) {
+    const operation = path.operations.find((candidate) => candidate.method === method);
+    if (operation === undefined) continue;
+    const own = parametersOf(operation).filter((parameter) => !shared.has(key(parameter)));
+    item[method] = v3Operation(
+      operation,
+      sortedParameters(own).map((parameter) => v3Parameter(parameter, definitions)),
+    );
+  }
+  if (shared.size > 0)
+    item.parameters = sortedParameters([...shared.values()]).map((parameter) => v3Parameter(parameter, definitions));
   return item;
 }
 
-function v3Operation(operation: ApiOperation): object {
+/** By name, then by location, as the reference sorts them. */
+function sortedParameters(parameters: readonly ParameterSpec[]): ParameterSpec[] {
+  const order = (parameter: ParameterSpec) => [parameter.name, parameter.in];
+  return [...parameters].sort((a, b) => {
+    const [nameA, inA] = order(a);
+    const [nameB, inB] = order(b);
+    return nameA < nameB ? -1 : nameA > nameB ? 1 : inA < inB ? -1 : inA > inB ? 1 : 0;
+  });
+}
+
+function v3Operation(operation: ApiOperation, parameters: readonly object[]): object {
   const schemaOf = (definition: string) => ({ schema: { $ref: refTo(definition, 'v3') } });
+  // Media types are a map in the reference, written in key order.
+  const contentOf = (mediaTypes: readonly string[], definition: string) =>
+    Object.fromEntries([...mediaTypes].sort().map((mediaType) => [mediaType, schemaOf(definition)]));
   const body = operation.requestBody;
   return {
+    tags: [operation.tag],
     description: operation.description,
     operationId: operation.operationId,
-    ...(operation.parameters.length > 0 ? { parameters: operation.parameters.map(v3Parameter) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
           requestBody: {
-            content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, schemaOf(body.definition)])),
+            content: contentOf(body.mediaTypes, body.definition),
             ...(body.required ? { required: true } : {}),
           },
         }
@@ -139,39 +177,34 @@ function v3Operation(operation: ApiOperation): object {
         String(response.code),
         {
           description: response.description,
-          ...(response.definition
-            ? {
-                content: Object.fromEntries(
-                  operation.responseMediaTypes.map((mediaType) => [mediaType, schemaOf(response.definition as string)]),
-                ),
-              }
-            : {}),
+          ...(response.definition ? { content: contentOf(operation.responseMediaTypes, response.definition) } : {}),
         },
       ]),
     ),
-    tags: [operation.tag],
     ...extensions(operation),
   };
 }
 
-function v3Parameter(parameter: ParameterSpec): object {
+function v3Parameter(parameter: ParameterSpec, definitions: Definitions): object {
+  const description = parameterDescription(parameter, definitions);
   return {
-    description: parameter.description,
-    in: parameter.in,
     name: parameter.name,
+    in: parameter.in,
+    ...(description !== undefined ? { description } : {}),
     ...(parameter.required ? { required: true } : {}),
     schema: { type: parameter.type, uniqueItems: true },
   };
 }
 
-function v2PathItem(path: ApiPath): object {
+function v2PathItem(path: ApiPath, definitions: Definitions): object {
   const item: Record<string, unknown> = {};
-  for (const operation of path.operations) item[operation.method] = v2Operation(operation);
-  if (path.parameters.length > 0) item.parameters = path.parameters.map(v2Parameter);
+  for (const operation of path.operations) item[operation.method] = v2Operation(operation, definitions);
+  if (path.parameters.length > 0)
+    item.parameters = path.parameters.map((parameter) => v2Parameter(parameter, definitions));
   return item;
 }
 
-function v2Operation(operation: ApiOperation): object {
+function v2Operation(operation: ApiOperation, definitions: Definitions): object {
   const body = operation.requestBody;
   const bodyParameter = body && {
     name: 'body',
@@ -179,7 +212,10 @@ function v2Operation(operation: ApiOperation): object {
     ...(body.required ? { required: true } : {}),
     schema: { $ref: refTo(body.definition, 'v2') },
   };
-  const parameters = [...(bodyParameter ? [bodyParameter] : []), ...operation.parameters.map(v2Parameter)];
+  const parameters = [
+    ...(bodyParameter ? [bodyParameter] : []),
+    ...operation.parameters.map((parameter) => v2Parameter(parameter, definitions)),
+  ];
   return {
     description: operation.description,
     consumes: body ? body.mediaTypes : ['*/*'],
@@ -201,11 +237,11 @@ function v2Operation(operation: ApiOperation): object {
   };
 }
 
-function v2Parameter(parameter: ParameterSpec): object {
+function v2Parameter(parameter: ParameterSpec, definitions: Definitions): object {
   return {
     uniqueItems: true,
     type: parameter.type,
-    description: parameter.description,
+    description: parameterDescription(parameter, definitions),
     name: parameter.name,
     in: parameter.in,
     ...(parameter.required ? { required: true } : {}),
@@ -219,8 +255,8 @@ function extensions(operation: ApiOperation): object {
       ? {
           'x-kubernetes-group-version-kind': {
             group: operation.kind.group,
-            kind: operation.kind.kind,
             version: operation.kind.version,
+            kind: operation.kind.kind,
           },
         }
       : {}),

@@ -13,7 +13,7 @@ import {
   DELETE_PARAMETERS,
   LIST_PARAMETERS,
   PATCH_PARAMETERS,
-  PARAMETERS,
+  PRETTY_PARAMETER,
   UPDATE_PARAMETERS,
   nameParameter,
   namespaceParameter,
@@ -253,14 +253,14 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   }
 
   const paths: ApiPath[] = [
-    { path: collectionPath, parameters: [...scopeParameters, PARAMETERS.pretty], operations: collection },
-    { path: `${collectionPath}/{name}`, parameters: [...itemParameters, PARAMETERS.pretty], operations: item },
+    { path: collectionPath, parameters: [...scopeParameters, PRETTY_PARAMETER], operations: collection },
+    { path: `${collectionPath}/{name}`, parameters: [...itemParameters, PRETTY_PARAMETER], operations: item },
   ];
 
   if (type.namespaced && can('list')) {
     paths.push({
       path: `${prefix}/${type.resource}`,
-      parameters: [PARAMETERS.pretty],
+      parameters: [PRETTY_PARAMETER],
       operations: [
         operation({
           method: 'get',
@@ -282,7 +282,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         action: 'watchlist',
         operationId,
         description: `watch individual changes to a list of ${type.kind}. ${WATCH_PATH_DEPRECATION}.`,
-        parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
+        parameters: [...LIST_PARAMETERS, PRETTY_PARAMETER],
         responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
         responseMediaTypes: listMediaTypes,
       });
@@ -299,7 +299,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
             description:
               `watch changes to an object of kind ${type.kind}. ${WATCH_PATH_DEPRECATION}, ` +
               "filtered to a single item with the 'fieldSelector' parameter.",
-            parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
+            parameters: [...LIST_PARAMETERS, PRETTY_PARAMETER],
             responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
             responseMediaTypes: listMediaTypes,
           }),
@@ -421,7 +421,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
     }
     return {
       path: `${options.itemPath}/${subresource.name}`,
-      parameters: [...options.itemParameters, PARAMETERS.pretty],
+      parameters: [...options.itemParameters, PRETTY_PARAMETER],
       operations,
     };
   }

@@ -58,6 +58,11 @@ function operationsOf(paths: Record<string, PathItem>): Array<{ path: string; me
   );
 }
 
+/** An operation's parameters with its path's: a parameter every operation of a path takes is declared on the path. */
+function parametersOf(paths: Record<string, PathItem>, path: string, operation: Operation): Parameter[] {
+  return [...(paths[path]?.parameters ?? []), ...(operation.parameters ?? [])];
+}
+
 /** Every `$ref` target in a JSON value. */
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
@@ -117,8 +122,10 @@ describe('OpenAPI over HTTP', () => {
         (WRITE_METHODS as readonly string[]).includes(method),
       );
       expect(writes.length).toBeGreaterThan(0);
-      for (const { operation } of writes) {
-        const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      for (const { path, operation } of writes) {
+        const names = parametersOf(document.paths, path, operation)
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name);
         expect(names).toEqual(expect.arrayContaining(['fieldValidation', 'dryRun', 'fieldManager']));
         expect(operation['x-kubernetes-group-version-kind']).toBeDefined();
       }
@@ -367,7 +374,8 @@ describe('OpenAPI documents of the built-in registry', () => {
     const writes = operationsOf(document.paths).filter(({ method }) =>
       (WRITE_METHODS as readonly string[]).includes(method),
     );
-    for (const { operation } of writes) expect(operation.parameters?.map((p) => p.name)).toContain('fieldValidation');
+    for (const { path, operation } of writes)
+      expect(parametersOf(document.paths, path, operation).map((p) => p.name)).toContain('fieldValidation');
     for (const resource of groupVersion.resources) {
       const schema = document.components.schemas[resource.served.definition];
       expect(schema['x-kubernetes-group-version-kind']).toContainEqual({

@@ -1,0 +1,70 @@
+/**
+ * capstan's OpenAPI v3 documents against the reference's. fixtures/openapi-v3-protobuf holds the
+ * JSON documents a kube-apiserver 1.34.4 served for api/v1, apps/v1 and the group of two CRDs
+ * (recorded.json says how); capstan serves the same group-versions with the same CRDs, and every
+ * difference is reported by its JSON path.
+ */
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { builtinRegistry } from '../../../server/builtin-types';
+import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
+import type { CustomResourceDefinition } from '../../../server/apiextensions/crd-types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
+
+const FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
+
+/** Each place where `served` and `reference` differ: `extra`, `missing` or `changed`, then the JSON path. */
+function differences(served: unknown, reference: unknown, path = ''): string[] {
+  const bothObjects = (a: unknown, b: unknown) =>
+    a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b);
+  if (!bothObjects(served, reference)) return served === reference ? [] : [`changed ${path}`];
+  if (Array.isArray(served) && Array.isArray(reference) && served.length !== reference.length)
+    return [`changed ${path}`];
+  const ours = served as Record<string, unknown>;
+  const theirs = reference as Record<string, unknown>;
+  const found: string[] = [];
+  for (const key of Object.keys(ours)) {
+    const child = `${path}/${key}`;
+    if (!(key in theirs)) found.push(`extra ${child}`);
+    else found.push(...differences(ours[key], theirs[key], child));
+  }
+  for (const key of Object.keys(theirs)) if (!(key in ours)) found.push(`missing ${path}/${key}`);
+  return found;
+}
+
+describe('OpenAPI v3 documents equal to the reference', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    const crds = ['widgets-crd.json', 'gadgets-crd.json'].map(
+      (file) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as CustomResourceDefinition,
+    );
+    const registry = new ResourceTypeRegistry({
+      types: [...builtinRegistry().all(), ...crds.map((crd) => customResourceType(crd))],
+    });
+    mountOpenAPI(app, { registry });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test.each([
+    ['api/v1', 'api_v1.json.gz', 286],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz', 20],
+    ['apis/proto.example.com/v1', 'apis_proto.example.com_v1.json.gz', 60],
+  ])('%s: differences from the reference, by JSON path', async (key, fixture, remaining) => {
+    const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as unknown;
+    const served = (await (await fetch(`${base}/openapi/v3/${key}`)).json()) as unknown;
+    expect(differences(served, reference)).toHaveLength(remaining);
+  });
+});

@@ -3,11 +3,13 @@
  * the v3 root listing them by content hash, and one v2 (Swagger) document for the whole API
  * (`/openapi/v2`). All pure functions of the served groups and the schema definitions.
  */
-import type { GroupVersionKind } from '../../api/identity';
+import type { GroupVersion, GroupVersionKind } from '../../api/identity';
+import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
 import type { ServedGroup, ServedGroupVersion } from '../discovery/served-groups';
 import { definitionClosure, refTo, renderSchemas, type Definitions } from './component-schemas';
 import {
   groupVersionPaths,
+  isCustomResource,
   listDefinitionOf,
   referencedDefinitions,
   type ApiOperation,
@@ -50,17 +52,18 @@ export function openAPIV3Document(options: {
   definitions: Definitions;
   info: DocumentInfo;
 }): object {
+  const customResources = options.groupVersion.resources.every(isCustomResource);
   const paths = groupVersionPaths(options.groupVersion);
   const schemas = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v3',
-    kinds: servedKinds([options.groupVersion]),
+    kinds: servedKinds([options.groupVersion], schemeGroupVersions(customResources)),
   });
   const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path, options.definitions)]));
   // A group-version of custom resources alone is documented by the reference's CRD builder,
   // under its own title and without security schemes; only custom resources bring definitions.
-  if (options.groupVersion.resources.every((resource) => resource.type.definitions !== undefined)) {
+  if (customResources) {
     return { openapi: '3.0.0', info: CUSTOM_RESOURCE_INFO, paths: pathItems, components: { schemas } };
   }
   return {
@@ -86,7 +89,7 @@ export function openAPIV2Document(options: {
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v2',
-    kinds: servedKinds(groupVersions),
+    kinds: servedKinds(groupVersions, schemeGroupVersions(false)),
   });
   return {
     swagger: '2.0',
@@ -98,11 +101,55 @@ export function openAPIV2Document(options: {
   };
 }
 
-/** Definition name → the kinds it serves as, for every resource (and its list) in these group-versions. */
-function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, GroupVersionKind[]> {
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+/**
+ * The meta kinds every group-version of a scheme registers (the options kinds and WatchEvent):
+ * the reference names each group-version of its scheme on their definitions.
+ */
+const META_KINDS_OF_EVERY_GROUP_VERSION = [
+  'CreateOptions',
+  'DeleteOptions',
+  'GetOptions',
+  'ListOptions',
+  'PatchOptions',
+  'UpdateOptions',
+  'WatchEvent',
+];
+/**
+ * The reference's CRD builder names kinds through client-go's scheme, which lacks these groups
+ * of the server's own.
+ */
+const GROUPS_OUTSIDE_CLIENT_SCHEME = new Set([
+  'admission.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'imagepolicy.k8s.io',
+]);
+
+/** The group-versions of the scheme the reference names a document's kinds through, sorted. */
+function schemeGroupVersions(customResources: boolean): GroupVersion[] {
+  return REGISTERED_GROUP_VERSIONS.filter(({ group }) => !customResources || !GROUPS_OUTSIDE_CLIENT_SCHEME.has(group))
+    .map(({ group, version }) => ({ group, version }))
+    .sort((a, b) => compareStrings(a.group, b.group) || compareStrings(a.version, b.version));
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Definition name → the kinds it serves as: every resource (and its list) in these
+ * group-versions, and the meta kinds in each group-version of the scheme.
+ */
+function servedKinds(
+  groupVersions: readonly ServedGroupVersion[],
+  scheme: readonly GroupVersion[],
+): Map<string, GroupVersionKind[]> {
   const kinds = new Map<string, GroupVersionKind[]>();
   const add = (definition: string, kind: GroupVersionKind) =>
     kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
+  for (const kind of META_KINDS_OF_EVERY_GROUP_VERSION)
+    for (const { group, version } of scheme) add(`${META}.${kind}`, { group, version, kind });
   for (const groupVersion of groupVersions) {
     for (const resource of groupVersion.resources) {
       const { group, version } = groupVersion;

@@ -11,6 +11,7 @@ import {
   CREATE_PARAMETERS,
   DELETE_COLLECTION_PARAMETERS,
   DELETE_PARAMETERS,
+  GET_PARAMETERS,
   LIST_PARAMETERS,
   PATCH_PARAMETERS,
   PRETTY_PARAMETER,
@@ -54,6 +55,8 @@ function patchMediaTypesOf(type: ResourceType): readonly string[] {
     ? PATCH_MEDIA_TYPES
     : PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== 'application/strategic-merge-patch+json');
 }
+/** What the reference's CRD builder says custom resource routes take and answer. */
+const CUSTOM_RESOURCE_MEDIA_TYPES = ['application/json', 'application/yaml'] as const;
 /** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
 const ANY_MEDIA_TYPE = ['*/*'] as const;
 // The reference marks its `/watch/` paths deprecated in each operation's description.
@@ -95,9 +98,17 @@ export interface ApiPath {
   readonly operations: readonly ApiOperation[];
 }
 
-/** Every path one group-version serves, sorted by path. */
+/**
+ * Every path one group-version serves, sorted by path. A group-version of custom resources is
+ * documented as the reference's CRD builder documents it: no resource list, no watch paths.
+ */
 export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
   const naming = operationNaming(groupVersion);
+  if (groupVersion.resources.every(isCustomResource)) {
+    return groupVersion.resources
+      .flatMap((resource) => customResourcePaths(resource, groupVersion, naming))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   const root: ApiPath = {
     path: `${prefixOf(groupVersion)}/`,
     parameters: [],
@@ -117,6 +128,11 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
   return paths
     .filter((path) => path.operations.length > 0)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A custom resource's type brings its own definitions; a built-in kind's are the schema data's. */
+export function isCustomResource({ type }: ServedResource): boolean {
+  return type.definitions !== undefined;
 }
 
 /** The definition of a served resource's list kind: its kind's definition with the list kind's name. */
@@ -425,6 +441,154 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       operations,
     };
   }
+}
+
+/**
+ * The paths of one custom resource as the reference's CRD builder writes them: each route takes
+ * the options of its action, bodies are JSON or YAML, answers are JSON or YAML, a patch answers
+ * 200 alone, and a subresource's operations carry the custom resource's kind.
+ */
+function customResourcePaths(
+  resource: ServedResource,
+  groupVersion: ServedGroupVersion,
+  naming: OperationNaming,
+): ApiPath[] {
+  const { type } = resource;
+  const prefix = prefixOf(groupVersion);
+  const kind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: type.kind };
+  const definition = resource.served.definition;
+  const listDefinition = listDefinitionOf(resource);
+  const scope = type.namespaced ? 'Namespaced' : '';
+  const id = (verb: string, suffix = '', scoped = scope) =>
+    `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
+  const operation = (fields: Omit<ApiOperation, 'tag' | 'kind' | 'responseMediaTypes'>): ApiOperation => ({
+    tag: naming.tag,
+    kind,
+    responseMediaTypes: CUSTOM_RESOURCE_MEDIA_TYPES,
+    ...fields,
+  });
+  const body = (bodyDefinition: string): RequestBodySpec => ({
+    definition: bodyDefinition,
+    mediaTypes: CUSTOM_RESOURCE_MEDIA_TYPES,
+    required: true,
+  });
+  const list = (operationId: string) =>
+    operation({
+      method: 'get',
+      action: 'list',
+      operationId,
+      description: `list objects of kind ${type.kind}`,
+      parameters: LIST_PARAMETERS,
+      responses: [ok(listDefinition), UNAUTHORIZED],
+    });
+  const read = (suffix: string, what: string, responseDefinition: string) =>
+    operation({
+      method: 'get',
+      action: 'get',
+      operationId: id('read', capitalize(suffix)),
+      description: `read ${what}`,
+      parameters: GET_PARAMETERS,
+      responses: [ok(responseDefinition), UNAUTHORIZED],
+    });
+  const replace = (suffix: string, what: string, objectDefinition: string) =>
+    operation({
+      method: 'put',
+      action: 'put',
+      operationId: id('replace', capitalize(suffix)),
+      description: `replace ${what}`,
+      parameters: UPDATE_PARAMETERS,
+      requestBody: body(objectDefinition),
+      responses: [ok(objectDefinition), created(objectDefinition), UNAUTHORIZED],
+    });
+  const patch = (suffix: string, what: string, objectDefinition: string) =>
+    operation({
+      method: 'patch',
+      action: 'patch',
+      operationId: id('patch', capitalize(suffix)),
+      description: `partially update ${what}`,
+      parameters: PATCH_PARAMETERS,
+      requestBody: {
+        definition: WELL_KNOWN_DEFINITIONS.patch,
+        mediaTypes: patchMediaTypesOf(type),
+        required: true,
+      },
+      responses: [ok(objectDefinition), UNAUTHORIZED],
+    });
+
+  const collectionPath = type.namespaced
+    ? `${prefix}/namespaces/{namespace}/${type.resource}`
+    : `${prefix}/${type.resource}`;
+  const scopeParameters = type.namespaced ? [namespaceParameter()] : [];
+  const itemParameters = [nameParameter(type.kind), ...scopeParameters, PRETTY_PARAMETER];
+  const specified = `the specified ${type.kind}`;
+  const paths: ApiPath[] = [
+    {
+      path: collectionPath,
+      parameters: [...scopeParameters, PRETTY_PARAMETER],
+      operations: [
+        list(id('list')),
+        operation({
+          method: 'post',
+          action: 'post',
+          operationId: id('create'),
+          description: `create ${article(type.kind)} ${type.kind}`,
+          parameters: CREATE_PARAMETERS,
+          requestBody: body(definition),
+          responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
+        }),
+        operation({
+          method: 'delete',
+          action: 'deletecollection',
+          operationId: id('delete', '', `Collection${scope}`),
+          description: `delete collection of ${type.kind}`,
+          parameters: LIST_PARAMETERS,
+          responses: [ok(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
+        }),
+      ],
+    },
+    {
+      path: `${collectionPath}/{name}`,
+      parameters: itemParameters,
+      operations: [
+        read('', specified, definition),
+        replace('', specified, definition),
+        operation({
+          method: 'delete',
+          action: 'delete',
+          operationId: id('delete'),
+          description: `delete ${article(type.kind)} ${type.kind}`,
+          parameters: DELETE_PARAMETERS,
+          requestBody: {
+            definition: WELL_KNOWN_DEFINITIONS.deleteOptions,
+            mediaTypes: CUSTOM_RESOURCE_MEDIA_TYPES,
+            required: false,
+          },
+          responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
+        }),
+        patch('', specified, definition),
+      ],
+    },
+  ];
+  if (type.namespaced) {
+    paths.push({
+      path: `${prefix}/${type.resource}`,
+      parameters: [PRETTY_PARAMETER],
+      operations: [list(id('list', 'ForAllNamespaces', ''))],
+    });
+  }
+  for (const subresource of servedSubresources(type, groupVersion)) {
+    const what = `${subresource.name} of the specified ${type.kind}`;
+    paths.push({
+      path: `${collectionPath}/{name}/${subresource.name}`,
+      parameters: itemParameters,
+      operations: [
+        read(subresource.name, what, subresource.definition),
+        replace(subresource.name, what, subresource.definition),
+        patch(subresource.name, what, subresource.definition),
+      ],
+    });
+  }
+  return paths;
 }
 
 const UNAUTHORIZED: ResponseSpec = { code: 401, description: 'Unauthorized' };

@@ -27,6 +27,7 @@ const DELETE_OPTIONS = `${META}.DeleteOptions`;
 const CREATE_OPTIONS = `${META}.CreateOptions`;
 const UPDATE_OPTIONS = `${META}.UpdateOptions`;
 const PATCH_OPTIONS = `${META}.PatchOptions`;
+const GET_OPTIONS = `${META}.GetOptions`;
 
 /** The fields of one options kind that the API takes as query parameters, by name. */
 function optionsFields<Name extends string>(
@@ -102,6 +103,10 @@ export function parameterDescription(parameter: ParameterSpec, definitions: Defi
 /** Query parameters of a list or watch, in the reference's (alphabetical) order. */
 export const LIST_PARAMETERS: readonly ParameterSpec[] = Object.values(LIST);
 
+/** A read's options; only the reference's CRD builder documents them. */
+export const GET_PARAMETERS: readonly ParameterSpec[] = Object.values(
+  optionsFields(GET_OPTIONS, { resourceVersion: 'string' }),
+);
 export const CREATE_PARAMETERS: readonly ParameterSpec[] = Object.values(CREATE);
 export const UPDATE_PARAMETERS: readonly ParameterSpec[] = Object.values(UPDATE);
 export const PATCH_PARAMETERS: readonly ParameterSpec[] = Object.values(PATCH);

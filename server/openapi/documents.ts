@@ -53,7 +53,7 @@ export function openAPIV3Document(options: {
   info: DocumentInfo;
 }): object {
   const customResources = options.groupVersion.resources.every(isCustomResource);
-  const paths = groupVersionPaths(options.groupVersion);
+  const paths = groupVersionPaths(options.groupVersion, options.definitions);
   const schemas = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
@@ -83,7 +83,7 @@ export function openAPIV2Document(options: {
 }): object {
   const groupVersions = options.groups.flatMap((group) => group.versions);
   const paths = groupVersions
-    .flatMap(groupVersionPaths)
+    .flatMap((groupVersion) => groupVersionPaths(groupVersion, options.definitions))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const definitions = renderSchemas({
     definitions: options.definitions,
@@ -161,7 +161,7 @@ function servedKinds(
 }
 
 /** A path item's members in the reference's order: the operations by method, then the shared parameters. */
-const V3_METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+const V3_METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
 /**
  * As the reference's v3 builder does, a parameter that every operation of a path takes is
@@ -201,9 +201,12 @@ function sortedParameters(parameters: readonly ParameterSpec[]): ParameterSpec[]
 }
 
 function v3Operation(operation: ApiOperation, parameters: readonly object[]): object {
-  const schemaOf = (definition: string) => ({ schema: { $ref: refTo(definition, 'v3') } });
+  // A body of bytes has no definition: the reference types it as a string.
+  const schemaOf = (definition: string | undefined) => ({
+    schema: definition === undefined ? { type: 'string' } : { $ref: refTo(definition, 'v3') },
+  });
   // Media types are a map in the reference, written in key order.
-  const contentOf = (mediaTypes: readonly string[], definition: string) =>
+  const contentOf = (mediaTypes: readonly string[], definition: string | undefined) =>
     Object.fromEntries([...mediaTypes].sort().map((mediaType) => [mediaType, schemaOf(definition)]));
   const body = operation.requestBody;
   return {
@@ -224,7 +227,9 @@ function v3Operation(operation: ApiOperation, parameters: readonly object[]): ob
         String(response.code),
         {
           description: response.description,
-          ...(response.definition ? { content: contentOf(operation.responseMediaTypes, response.definition) } : {}),
+          ...(response.definition || response.bytes
+            ? { content: contentOf(operation.responseMediaTypes, response.definition) }
+            : {}),
         },
       ]),
     ),
@@ -277,6 +282,7 @@ function v2Operation(operation: ApiOperation, definitions: Definitions): object 
         {
           description: response.description,
           ...(response.definition ? { schema: { $ref: refTo(response.definition, 'v2') } } : {}),
+          ...(response.bytes ? { schema: { type: 'string' } } : {}),
         },
       ]),
     ),

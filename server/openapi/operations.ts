@@ -5,6 +5,7 @@
  * exactly what the handlers serve; operation ids and paths follow the reference's scheme.
  */
 import type { ResourceType, Verb } from '../registry/types';
+import type { Definitions } from './component-schemas';
 import type { ServedGroupVersion, ServedResource } from '../discovery/served-groups';
 import { servedSubresources, type ServedSubresource } from '../discovery/subresources';
 import {
@@ -18,12 +19,14 @@ import {
   UPDATE_PARAMETERS,
   nameParameter,
   namespaceParameter,
+  optionsParameters,
   type ParameterSpec,
 } from './parameters';
 
 import type { GroupVersion, GroupVersionKind } from '../../api/identity';
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
-export type Action = 'get' | 'list' | 'watch' | 'watchlist' | 'put' | 'post' | 'delete' | 'deletecollection' | 'patch';
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch';
+export type Action =
+  'get' | 'list' | 'watch' | 'watchlist' | 'put' | 'post' | 'delete' | 'deletecollection' | 'patch' | 'connect';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 export const WELL_KNOWN_DEFINITIONS = {
@@ -55,6 +58,24 @@ function patchMediaTypesOf(type: ResourceType): readonly string[] {
     ? PATCH_MEDIA_TYPES
     : PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== 'application/strategic-merge-patch+json');
 }
+/** The methods the reference's proxies pass on, in the order a path item lists them. */
+const PROXY_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+/** The verb of each method a connect subresource declares; a proxy passes OPTIONS and HEAD on besides. */
+const VERB_OF_METHOD: Readonly<Partial<Record<HttpMethod, Verb>>> = {
+  get: 'get',
+  put: 'update',
+  post: 'create',
+  delete: 'delete',
+  patch: 'patch',
+};
+/** The `{path}` segment of a proxy's second path. */
+const PROXIED_PATH_PARAMETER: ParameterSpec = {
+  name: 'path',
+  in: 'path',
+  type: 'string',
+  description: 'path to the resource',
+  required: true,
+};
 /** What the reference's CRD builder says custom resource routes take and answer. */
 const CUSTOM_RESOURCE_MEDIA_TYPES = ['application/json', 'application/yaml'] as const;
 /** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
@@ -65,8 +86,10 @@ const WATCH_PATH_DEPRECATION = "deprecated: use the 'watch' parameter with a lis
 export interface ResponseSpec {
   readonly code: number;
   readonly description: string;
-  /** Schema of the body; absent for bodiless answers (401). */
+  /** Schema of the body; absent for bodiless answers (401) and for a stream of bytes. */
   readonly definition?: string;
+  /** The body is a stream of bytes (a log, a connection), which the reference types as a string. */
+  readonly bytes?: true;
 }
 
 export interface RequestBodySpec {
@@ -102,7 +125,7 @@ export interface ApiPath {
  * Every path one group-version serves, sorted by path. A group-version of custom resources is
  * documented as the reference's CRD builder documents it: no resource list, no watch paths.
  */
-export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
+export function groupVersionPaths(groupVersion: ServedGroupVersion, definitions: Definitions): ApiPath[] {
   const naming = operationNaming(groupVersion);
   if (groupVersion.resources.every(isCustomResource)) {
     return groupVersion.resources
@@ -124,7 +147,10 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
       },
     ],
   };
-  const paths = [root, ...groupVersion.resources.flatMap((resource) => resourcePaths(resource, groupVersion, naming))];
+  const paths = [
+    root,
+    ...groupVersion.resources.flatMap((resource) => resourcePaths({ resource, groupVersion, naming, definitions })),
+  ];
   return paths
     .filter((path) => path.operations.length > 0)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -162,7 +188,13 @@ function prefixOf({ group, version }: GroupVersion): string {
   return group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
 }
 
-function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersion, naming: OperationNaming): ApiPath[] {
+function resourcePaths(options: {
+  resource: ServedResource;
+  groupVersion: ServedGroupVersion;
+  naming: OperationNaming;
+  definitions: Definitions;
+}): ApiPath[] {
+  const { resource, groupVersion, naming, definitions } = options;
   const { type } = resource;
   const prefix = prefixOf(groupVersion);
   const kind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: type.kind };
@@ -212,7 +244,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         method: 'post',
         action: 'post',
         operationId: id('create'),
-        description: `create ${article(type.kind)} ${type.kind}`,
+        description: `create ${withArticle(type.kind)}`,
         parameters: CREATE_PARAMETERS,
         requestBody: { definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
         responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
@@ -259,7 +291,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         method: 'delete',
         action: 'delete',
         operationId: id('delete'),
-        description: `delete ${article(type.kind)} ${type.kind}`,
+        description: `delete ${withArticle(type.kind)}`,
         parameters: DELETE_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
         responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
@@ -332,9 +364,49 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   }
 
   for (const subresource of servedSubresources(type, groupVersion)) {
-    paths.push(subresourcePath({ type, subresource, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
+    const itemPath = `${collectionPath}/{name}`;
+    if (subresource.endpoint?.produces === 'anything') paths.push(...connectPaths(subresource, itemPath));
+    else paths.push(subresourcePath({ type, subresource, itemPath, itemParameters, id }));
   }
   return paths;
+
+  /**
+   * A connect subresource (exec, attach, portforward, proxy): one operation per HTTP method it
+   * passes on, taking its options kind's fields as query parameters and answering bytes; a proxy
+   * has a second path with the path it proxies to.
+   */
+  function connectPaths(subresource: ServedSubresource, itemPath: string): ApiPath[] {
+    const methods: readonly HttpMethod[] = subresource.endpoint?.takesPath
+      ? PROXY_METHODS
+      : PROXY_METHODS.filter((method) => subresource.verbs.some((verb) => verb === VERB_OF_METHOD[method]));
+    const suffix = capitalize(subresource.name);
+    const pathParameters = [nameParameter(subresource.responseKind.kind), ...scopeParameters];
+    const queryParameters = optionsParameters(subresource.definition, definitions);
+    const connect = (withPath: string) =>
+      methods.map((method) =>
+        operation({
+          method,
+          action: 'connect',
+          operationId: id('connect', `${suffix}${withPath}`, `${capitalize(method)}${scope}`),
+          description: `connect ${method.toUpperCase()} requests to ${subresource.name} of ${type.kind}`,
+          parameters: queryParameters,
+          responses: [{ ...OK, bytes: true }, UNAUTHORIZED],
+          responseMediaTypes: ANY_MEDIA_TYPE,
+          kind: subresource.responseKind,
+        }),
+      );
+    const paths: ApiPath[] = [
+      { path: `${itemPath}/${subresource.name}`, parameters: pathParameters, operations: connect('') },
+    ];
+    if (subresource.endpoint?.takesPath) {
+      paths.push({
+        path: `${itemPath}/${subresource.name}/{path}`,
+        parameters: [...pathParameters, PROXIED_PATH_PARAMETER],
+        operations: connect('WithPath'),
+      });
+    }
+    return paths;
+  }
 
   function replaceOperation(options: {
     operationId: string;
@@ -381,7 +453,23 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
     const subresourceDefinition = subresource.definition;
     const what = `${subresource.name} of the specified ${options.type.kind}`;
     const operations: ApiOperation[] = [];
-    if (subresource.verbs.includes('get')) {
+    const produces = subresource.endpoint?.produces;
+    const streamOptions = subresource.endpoint?.optionsDefinition;
+    if (Array.isArray(produces) && streamOptions !== undefined) {
+      // A stream read as a get (pods/log): its options kind's fields are its query parameters.
+      operations.push(
+        operation({
+          method: 'get',
+          action: 'get',
+          operationId: options.id('read', suffix),
+          description: `read ${what}`,
+          parameters: optionsParameters(streamOptions, definitions),
+          responses: [{ ...OK, bytes: true }, UNAUTHORIZED],
+          responseMediaTypes: [...objectMediaTypes, ...produces],
+          kind: subresource.responseKind,
+        }),
+      );
+    } else if (subresource.verbs.includes('get')) {
       operations.push(
         operation({
           method: 'get',
@@ -401,7 +489,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           method: 'post',
           action: 'post',
           operationId: options.id('create', suffix),
-          description: `create ${what}`,
+          description: `create ${subresource.name} of ${withArticle(options.type.kind)}`,
           parameters: CREATE_PARAMETERS,
           requestBody: { definition: subresourceDefinition, mediaTypes: ANY_MEDIA_TYPE, required: true },
           responses: [
@@ -435,9 +523,11 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         }),
       );
     }
+    // The reference names the kind the subresource's route serves (Scale, Binding, or the parent's own).
+    const [, ...scopeParameters] = options.itemParameters;
     return {
       path: `${options.itemPath}/${subresource.name}`,
-      parameters: [...options.itemParameters, PRETTY_PARAMETER],
+      parameters: [nameParameter(subresource.responseKind.kind), ...scopeParameters, PRETTY_PARAMETER],
       operations,
     };
   }
@@ -531,7 +621,7 @@ function customResourcePaths(
           method: 'post',
           action: 'post',
           operationId: id('create'),
-          description: `create ${article(type.kind)} ${type.kind}`,
+          description: `create ${withArticle(type.kind)}`,
           parameters: CREATE_PARAMETERS,
           requestBody: body(definition),
           responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
@@ -556,7 +646,7 @@ function customResourcePaths(
           method: 'delete',
           action: 'delete',
           operationId: id('delete'),
-          description: `delete ${article(type.kind)} ${type.kind}`,
+          description: `delete ${withArticle(type.kind)}`,
           parameters: DELETE_PARAMETERS,
           requestBody: {
             definition: WELL_KNOWN_DEFINITIONS.deleteOptions,
@@ -593,6 +683,8 @@ function customResourcePaths(
 
 const UNAUTHORIZED: ResponseSpec = { code: 401, description: 'Unauthorized' };
 
+const OK: ResponseSpec = { code: 200, description: 'OK' };
+
 function ok(definition: string): ResponseSpec {
   return { code: 200, description: 'OK', definition };
 }
@@ -609,8 +701,10 @@ function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-function article(word: string): string {
-  return /^[AEIOU]/.test(word) ? 'an' : 'a';
+/** The kind with its article as the reference writes it: none before a plural-looking name (Endpoints). */
+function withArticle(kind: string): string {
+  if (kind.endsWith('s') && !kind.endsWith('ss')) return kind;
+  return `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 /** Every definition the operations name directly (the roots of a document's schemas). */

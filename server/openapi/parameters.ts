@@ -100,6 +100,28 @@ export function parameterDescription(parameter: ParameterSpec, definitions: Defi
   return options?.properties?.[parameter.name]?.description;
 }
 
+/** Fields of an options kind that are no query parameter: its type, which the request's path says. */
+const TYPE_FIELDS = new Set(['apiVersion', 'kind']);
+/** The types a query parameter can have; a field of another type (a Time) is no parameter. */
+const SIMPLE_TYPES = new Set<string>(['string', 'boolean', 'integer']);
+
+/**
+ * The query parameters an options kind (PodExecOptions, PodLogOptions) makes of its fields, as
+ * the reference's installer does: each field of a simple type or a list of one, documented by
+ * its field.
+ */
+export function optionsParameters(definition: string, definitions: Definitions): ParameterSpec[] {
+  type Property = { type?: string; items?: { type?: string } };
+  const properties = (definitions[definition] as { properties?: Record<string, Property> } | undefined)?.properties;
+  const parameters: ParameterSpec[] = [];
+  for (const [name, property] of Object.entries(properties ?? {})) {
+    const type = property.type === 'array' ? property.items?.type : property.type;
+    if (TYPE_FIELDS.has(name) || type === undefined || !SIMPLE_TYPES.has(type)) continue;
+    parameters.push({ name, in: 'query', type: type as ParameterSpec['type'], documentedBy: definition });
+  }
+  return parameters;
+}
+
 /** Query parameters of a list or watch, in the reference's (alphabetical) order. */
 export const LIST_PARAMETERS: readonly ParameterSpec[] = Object.values(LIST);
 

@@ -267,6 +267,8 @@ function resourcePaths(options: {
     );
   }
 
+  const deleteAnswer =
+    type.returnsDeletedObject && !type.deleteDocumentedAsStatus ? definition : WELL_KNOWN_DEFINITIONS.status;
   const item: ApiOperation[] = [];
   if (can('get')) {
     item.push(
@@ -294,7 +296,7 @@ function resourcePaths(options: {
         description: `delete ${withArticle(type.kind)}`,
         parameters: DELETE_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
-        responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
+        responses: [ok(deleteAnswer), accepted(deleteAnswer), UNAUTHORIZED],
         responseMediaTypes: objectMediaTypes,
       }),
     );

@@ -75,6 +75,27 @@ export function openAPIV3Document(options: {
   };
 }
 
+/** The OpenAPI 3.0 document of paths outside the group-versions (non-resource-paths.ts). */
+export function openAPIV3NonResourceDocument(options: {
+  paths: readonly ApiPath[];
+  definitions: Definitions;
+  info: DocumentInfo;
+}): object {
+  const names = definitionClosure(options.definitions, referencedDefinitions(options.paths));
+  const schemas = renderSchemas({
+    definitions: options.definitions,
+    names,
+    flavour: 'v3',
+    kinds: servedKinds([], schemeGroupVersions(false)),
+  });
+  return {
+    openapi: '3.0.0',
+    info: options.info,
+    paths: Object.fromEntries(options.paths.map((path) => [path.path, v3PathItem(path, options.definitions)])),
+    components: { ...(names.length > 0 ? { schemas } : {}), securitySchemes: SECURITY_SCHEME },
+  };
+}
+
 /** The Swagger 2.0 document of every served group-version. */
 export function openAPIV2Document(options: {
   groups: readonly ServedGroup[];

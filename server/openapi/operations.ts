@@ -175,9 +175,14 @@ interface OperationNaming {
   readonly tag: string;
 }
 
-function operationNaming({ group, version }: GroupVersion): OperationNaming {
+/** `Core`, `Apps`, `RbacAuthorization`: a group's name in operation ids and tags. */
+export function groupCamelCase(group: string): string {
   const groupWords = group === '' ? ['core'] : group.replace(/\.k8s\.io$/, '').split(/[.-]/);
-  const groupCamel = groupWords.map(capitalize).join('');
+  return groupWords.map(capitalize).join('');
+}
+
+function operationNaming({ group, version }: GroupVersion): OperationNaming {
+  const groupCamel = groupCamelCase(group);
   return {
     groupVersion: `${groupCamel}${capitalize(version)}`,
     tag: `${groupCamel.charAt(0).toLowerCase()}${groupCamel.slice(1)}_${version}`,

@@ -34,6 +34,7 @@ import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
 import { withoutEnums } from './openapi-enums';
 import { describedDefinitions } from './described-definitions';
 import { descriptions } from '../schema/descriptions';
+import { goJsonStringify } from '../json/go-json';
 import { featureGateReader } from '../config/feature-enabled';
 
 export interface OpenAPIOptions {
@@ -63,8 +64,9 @@ interface EncodedDocument {
 const JSON_TYPE = 'application/json';
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
+/** The reference writes its documents with Go's encoding/json, whose escapes change the bytes and the hash. */
 function encode(document: object): EncodedDocument {
-  const body = Buffer.from(JSON.stringify(document));
+  const body = Buffer.from(goJsonStringify(document));
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 

@@ -229,6 +229,8 @@ function resourcePaths(options: {
   const scopeParameters = type.namespaced ? [namespaceParameter()] : [];
   const itemParameters = [nameParameter(type.kind), ...scopeParameters];
 
+  // The reference offers watching in a list's description only where the kind can be watched.
+  const listDescription = `list ${can('watch') ? 'or watch ' : ''}objects of kind ${type.kind}`;
   const collection: ApiOperation[] = [];
   if (can('list')) {
     collection.push(
@@ -236,7 +238,7 @@ function resourcePaths(options: {
         method: 'get',
         action: 'list',
         operationId: id('list'),
-        description: `list or watch objects of kind ${type.kind}`,
+        description: listDescription,
         parameters: LIST_PARAMETERS,
         responses: [ok(listDefinition), UNAUTHORIZED],
         responseMediaTypes: listMediaTypes,
@@ -321,7 +323,7 @@ function resourcePaths(options: {
           method: 'get',
           action: 'list',
           operationId: id('list', 'ForAllNamespaces', ''),
-          description: `list or watch objects of kind ${type.kind}`,
+          description: listDescription,
           parameters: LIST_PARAMETERS,
           responses: [ok(listDefinition), UNAUTHORIZED],
           responseMediaTypes: listMediaTypes,

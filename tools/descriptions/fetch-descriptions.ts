@@ -19,6 +19,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { swaggerDocsOf } from './swagger-doc';
+import { docCommentsOf } from './go-doc-comments';
 import { goEnums, withEnumSection, type GoFile } from './go-enums';
 
 const REPO = join(__dirname, '..', '..', '..');
@@ -82,6 +83,8 @@ async function main(out: string): Promise<void> {
   const known = new Set(Object.keys(definitions));
   const descriptions: Record<string, Record<string, string>> = {};
   const sources: GoFile[] = [];
+  const undocumented: GoFile[] = [];
+  const knownPrefixes = new Set([...known].map((name) => name.slice(0, name.lastIndexOf('.'))));
   for (const module of MODULES) {
     const version = pinnedVersion(goMod, module);
     const files = unzipSync(await moduleZip(module, version), {
@@ -95,14 +98,28 @@ async function main(out: string): Promise<void> {
     );
     for (const [path, bytes] of Object.entries(files)) {
       const packagePath = packagePathOf(path);
-      if (!apiPackages.has(packagePath)) continue;
+      if (!apiPackages.has(packagePath)) {
+        if (knownPrefixes.has(definitionPrefix(packagePath)))
+          undocumented.push({ packagePath, source: new TextDecoder().decode(bytes) });
+        continue;
+      }
       const source = new TextDecoder().decode(bytes);
+      if (!path.endsWith('/types_swagger_doc_generated.go')) undocumented.push({ packagePath, source });
       sources.push({ packagePath, source });
       if (!path.endsWith('/types_swagger_doc_generated.go')) continue;
       for (const [type, fields] of swaggerDocsOf(source)) {
         const name = `${definitionPrefix(packagePath)}.${type}`;
         if (known.has(name)) descriptions[name] = fields;
       }
+    }
+  }
+  // Types the swagger docs leave out are described from their Go doc comments, as the reference's
+  // generator describes them.
+  for (const { packagePath, source } of undocumented) {
+    for (const [type, fields] of docCommentsOf(source)) {
+      const name = `${definitionPrefix(packagePath)}.${type}`;
+      if (known.has(name) && descriptions[name] === undefined && Object.keys(fields).length > 0)
+        descriptions[name] = fields;
     }
   }
   const enums = goEnums(sources);

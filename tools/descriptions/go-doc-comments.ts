@@ -1,10 +1,10 @@
 /**
- * Descriptions read from Go doc comments, for the types whose package ships no
- * `types_swagger_doc_generated.go` (Quantity, IntOrString, RawExtension, version.Info) or leaves
- * them out of it (meta/v1's Time, MicroTime and WatchEvent). The reference's OpenAPI generator
- * (kube-openapi) makes their descriptions from the same comments, by these rules: a `---` line
- * ends the text; an empty line starts a paragraph; `TODO` and `+marker` lines are left out; an
- * indented line keeps its own line; the other lines are joined with spaces.
+ * Descriptions read from Go doc comments, as the reference's OpenAPI generator (kube-openapi)
+ * makes them: a `---` line ends the text; an empty line starts a paragraph; `TODO` and
+ * `+marker` lines are left out; an indented line keeps its own line; the other lines are
+ * joined with spaces. (The packages' `types_swagger_doc_generated.go` maps are made by other
+ * rules, and differ from the reference's documents where a comment has indented lines or
+ * backslashes; types outside them, Quantity or meta/v1's Time, have none at all.)
  */
 
 /** A line of a Go comment, as go/ast gives it: the `//` and one space after it removed. */
@@ -40,8 +40,8 @@ export function openAPIDescription(lines: readonly string[]): string {
 
 const STRUCT_START = /^type (\w+) struct \{/;
 const OTHER_TYPE = /^type (\w+) /;
-/** A field with its JSON name. */
-const FIELD = /^\s+\w+\s+[^`]*`[^`]*json:"([^",]+)/;
+/** A field, named or embedded, with its JSON name. */
+const FIELD = /^\s+[^`/]+`[^`]*json:"([^",]+)/;
 
 /**
  * Each type of a Go file that has a doc comment → `{ "": its description, <json field>: the

@@ -95,8 +95,8 @@ describe('OpenAPI v3 documents equal to the reference', () => {
   });
 
   test.each([
-    ['api/v1', 'api_v1.json.gz', 12],
-    ['apis/apps/v1', 'apis_apps_v1.json.gz', 7],
+    ['api/v1', 'api_v1.json.gz', 7],
+    ['apis/apps/v1', 'apis_apps_v1.json.gz', 2],
     ['apis/proto.example.com/v1', 'apis_proto.example.com_v1.json.gz', 0],
   ])('%s: differences from the reference, by JSON path', async (key, fixture, remaining) => {
     const reference = JSON.parse(gunzipSync(readFileSync(join(FIXTURES, fixture))).toString('utf8')) as unknown;

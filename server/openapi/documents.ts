@@ -58,7 +58,10 @@ export function openAPIV3Document(options: {
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v3',
-    kinds: servedKinds([options.groupVersion], schemeGroupVersions(customResources)),
+    kinds: servedKinds([options.groupVersion], {
+      groupVersions: schemeGroupVersions(customResources),
+      definitions: options.definitions,
+    }),
   });
   const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path, options.definitions)]));
   // A group-version of custom resources alone is documented by the reference's CRD builder,
@@ -86,7 +89,7 @@ export function openAPIV3NonResourceDocument(options: {
     definitions: options.definitions,
     names,
     flavour: 'v3',
-    kinds: servedKinds([], schemeGroupVersions(false)),
+    kinds: servedKinds([], { groupVersions: schemeGroupVersions(false), definitions: options.definitions }),
   });
   return {
     openapi: '3.0.0',
@@ -110,7 +113,7 @@ export function openAPIV2Document(options: {
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v2',
-    kinds: servedKinds(groupVersions, schemeGroupVersions(false)),
+    kinds: servedKinds(groupVersions, { groupVersions: schemeGroupVersions(false), definitions: options.definitions }),
   });
   return {
     swagger: '2.0',
@@ -122,20 +125,11 @@ export function openAPIV2Document(options: {
   };
 }
 
-const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /**
- * The meta kinds every group-version of a scheme registers (the options kinds and WatchEvent):
- * the reference names each group-version of its scheme on their definitions.
+ * Marks the meta kinds every group-version of a scheme registers (the options kinds and
+ * WatchEvent; tools/schemagen): the reference names each group-version of its scheme on them.
  */
-const META_KINDS_OF_EVERY_GROUP_VERSION = [
-  'CreateOptions',
-  'DeleteOptions',
-  'GetOptions',
-  'ListOptions',
-  'PatchOptions',
-  'UpdateOptions',
-  'WatchEvent',
-];
+const EVERY_GROUP_VERSION = 'x-capstan-every-group-version';
 /**
  * The reference's CRD builder names kinds through client-go's scheme, which lacks these groups
  * of the server's own.
@@ -164,13 +158,16 @@ function compareStrings(a: string, b: string): number {
  */
 function servedKinds(
   groupVersions: readonly ServedGroupVersion[],
-  scheme: readonly GroupVersion[],
+  scheme: { groupVersions: readonly GroupVersion[]; definitions: Definitions },
 ): Map<string, GroupVersionKind[]> {
   const kinds = new Map<string, GroupVersionKind[]>();
   const add = (definition: string, kind: GroupVersionKind) =>
     kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
-  for (const kind of META_KINDS_OF_EVERY_GROUP_VERSION)
-    for (const { group, version } of scheme) add(`${META}.${kind}`, { group, version, kind });
+  for (const [name, definition] of Object.entries(scheme.definitions)) {
+    if ((definition as Record<string, unknown>)[EVERY_GROUP_VERSION] !== true) continue;
+    const kind = name.slice(name.lastIndexOf('.') + 1);
+    for (const { group, version } of scheme.groupVersions) add(name, { group, version, kind });
+  }
   for (const groupVersion of groupVersions) {
     for (const resource of groupVersion.resources) {
       const { group, version } = groupVersion;

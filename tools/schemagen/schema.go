@@ -25,8 +25,9 @@ type Schema struct {
 	MapType           string   `json:"x-kubernetes-map-type,omitempty"`
 	// PatchMergeKey and PatchStrategy are a string for one marker value, a list for several,
 	// exactly as the reference emits them.
-	PatchMergeKey any `json:"x-kubernetes-patch-merge-key,omitempty"`
-	PatchStrategy any `json:"x-kubernetes-patch-strategy,omitempty"`
+	PatchMergeKey any     `json:"x-kubernetes-patch-merge-key,omitempty"`
+	PatchStrategy any     `json:"x-kubernetes-patch-strategy,omitempty"`
+	Unions        []Union `json:"x-kubernetes-unions,omitempty"`
 
 	// OpenAPIV3OneOf is the type list a type offers for OpenAPI v3 (`oneOf` there), from its
 	// OpenAPIV3OneOfTypes method (Quantity, IntOrString).

@@ -120,12 +120,15 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependencies', 
 const SCHEMA_VALUED = new Set(['items', 'not', 'additionalProperties', 'additionalItems']);
 const SCHEMA_LISTS = new Set(['allOf', 'oneOf', 'anyOf']);
 
+const KEYWORD_RANKS = new Map<string, number>([
+  ...SCHEMA_KEYWORD_ORDER.map((keyword, index) => [keyword, index] as const),
+  ...AFTER_EXTENSIONS_ORDER.map((keyword, index) => [keyword, SCHEMA_KEYWORD_ORDER.length + 1 + index] as const),
+]);
+const EXTENSION_RANK = SCHEMA_KEYWORD_ORDER.length;
+const UNKNOWN_RANK = SCHEMA_KEYWORD_ORDER.length + 1 + AFTER_EXTENSIONS_ORDER.length;
+
 function keywordRank(keyword: string): number {
-  const own = SCHEMA_KEYWORD_ORDER.indexOf(keyword);
-  if (own >= 0) return own;
-  if (keyword.startsWith('x-')) return SCHEMA_KEYWORD_ORDER.length;
-  const after = AFTER_EXTENSIONS_ORDER.indexOf(keyword);
-  return SCHEMA_KEYWORD_ORDER.length + 1 + (after >= 0 ? after : AFTER_EXTENSIONS_ORDER.length);
+  return KEYWORD_RANKS.get(keyword) ?? (keyword.startsWith('x-') ? EXTENSION_RANK : UNKNOWN_RANK);
 }
 
 /** A CRD's validation rules are a Go struct in the reference, written in its fields' order. */

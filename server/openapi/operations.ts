@@ -156,9 +156,9 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion, definitions:
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A custom resource's type brings its own definitions; a built-in kind's are the schema data's. */
+/** A custom resource, which the reference documents through its CRD builder. */
 export function isCustomResource({ type }: ServedResource): boolean {
-  return type.definitions !== undefined;
+  return type.custom === true;
 }
 
 /** The definition of a served resource's list kind: its kind's definition with the list kind's name. */

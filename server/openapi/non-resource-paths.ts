@@ -4,11 +4,16 @@
  * group's `/apis/<group>/`), `/version/`, and the service-account issuer's OpenID discovery.
  */
 import type { ServedGroup } from '../discovery/served-groups';
-import { groupCamelCase, isCustomResource, type ApiOperation, type ApiPath } from './operations';
+import {
+  groupCamelCase,
+  isCustomResource,
+  OBJECT_MEDIA_TYPES,
+  UNAUTHORIZED,
+  type ApiOperation,
+  type ApiPath,
+} from './operations';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
-const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
-const UNAUTHORIZED = { code: 401, description: 'Unauthorized' };
 
 /** One GET path, as these are: no parameters, no action, an answer or 401. */
 function getPath(

@@ -37,7 +37,11 @@ export const WELL_KNOWN_DEFINITIONS = {
   watchEvent: `${META}.WatchEvent`,
 } as const;
 
-const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+export const OBJECT_MEDIA_TYPES = [
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+] as const;
 const STREAM_MEDIA_TYPES = [
   'application/json;stream=watch',
   'application/vnd.kubernetes.protobuf;stream=watch',
@@ -690,7 +694,7 @@ function customResourcePaths(
   return paths;
 }
 
-const UNAUTHORIZED: ResponseSpec = { code: 401, description: 'Unauthorized' };
+export const UNAUTHORIZED: ResponseSpec = { code: 401, description: 'Unauthorized' };
 
 const OK: ResponseSpec = { code: 200, description: 'OK' };
 

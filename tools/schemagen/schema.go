@@ -18,7 +18,8 @@ type Schema struct {
 	GroupVersionKinds []GroupVersionKind `json:"x-kubernetes-group-version-kind,omitempty"`
 	// EveryGroupVersion marks meta/v1 kinds the reference registers in every group version
 	// (DeleteOptions, WatchEvent, ...): their x-kubernetes-group-version-kind list in a served
-	// document names each served group version, not only the "" v1 entry emitted here.
+	// document names each group version of the reference's scheme, not only the "" v1 entry
+	// emitted here.
 	EveryGroupVersion bool     `json:"x-capstan-every-group-version,omitempty"`
 	ListMapKeys       []string `json:"x-kubernetes-list-map-keys,omitempty"`
 	ListType          string   `json:"x-kubernetes-list-type,omitempty"`

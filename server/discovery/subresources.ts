@@ -14,6 +14,17 @@ export interface ServedSubresource {
   readonly definition: string;
   /** Sorted, as discovery lists verbs. */
   readonly verbs: readonly Verb[];
+  /**
+   * A handler-slot subresource's own declarations (server/handlers/slots.ts), which the OpenAPI
+   * documents follow: a connection streamed from a backend, what its answers are, whether the URL
+   * past it is a path it proxies.
+   */
+  readonly endpoint?: {
+    readonly connection?: true;
+    readonly produces?: 'anything' | readonly string[];
+    readonly takesPath?: true;
+    readonly optionsDefinition?: string;
+  };
 }
 
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
@@ -39,7 +50,7 @@ export function servedSubresources(servedType: ResourceType, groupVersion: Group
     subresources.push({ name: 'status', responseKind: parentKind, definition: parentDefinition, verbs: readWrite });
   for (const [name, endpoint] of Object.entries(type.handlers?.subresources ?? {})) {
     const verbs = (Object.keys(endpoint.handlers) as Verb[]).sort();
-    subresources.push({ name, responseKind: endpoint.kind, definition: endpoint.definition, verbs });
+    subresources.push({ name, responseKind: endpoint.kind, definition: endpoint.definition, verbs, endpoint });
   }
   return subresources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

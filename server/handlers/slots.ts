@@ -35,6 +35,11 @@ export interface SubresourceEndpoint {
    * as the reference's proxies pass that method on.
    */
   readonly takesPath?: true;
+  /**
+   * The options kind whose fields are its query parameters, where that is not its kind (pods/log
+   * answers about a Pod and takes PodLogOptions); the OpenAPI documents list them.
+   */
+  readonly optionsDefinition?: string;
   /** The feature gate it is served behind, as the reference's storage leaves it out while the gate is off. */
   readonly featureGate?: string;
 }

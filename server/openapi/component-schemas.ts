@@ -62,8 +62,10 @@ export function renderSchemas(options: {
   for (const name of options.names) {
     const schema = renderSchema(options.definitions[name] ?? OPEN_OBJECT, options.flavour) as Record<string, unknown>;
     const kinds = options.kinds.get(name);
-    if (kinds !== undefined) schema[GVK_EXTENSION] = mergeKinds(schema[GVK_EXTENSION], kinds);
-    rendered[name] = schema;
+    rendered[name] =
+      kinds === undefined
+        ? schema
+        : inReferenceOrder({ ...schema, [GVK_EXTENSION]: mergeKinds(schema[GVK_EXTENSION], kinds) });
   }
   return rendered;
 }
@@ -72,18 +74,111 @@ export function refTo(name: string, flavour: OpenAPIFlavour): string {
   return flavour === 'v2' ? `${SOURCE_REF_PREFIX}${name}` : `#/components/schemas/${name}`;
 }
 
-function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
-  if (Array.isArray(value)) return value.map((item) => renderSchema(item, flavour));
+/**
+ * The order the reference writes a schema's keywords in: its Go schema type's fields, then the
+ * extensions by name, then `$ref`, then the Swagger-only fields; the maps among them (properties,
+ * and any JSON value a keyword holds: default, enum, example, an extension's) by key, as Go
+ * writes maps. Keeping it makes the documents' bytes the reference's.
+ */
+const SCHEMA_KEYWORD_ORDER = [
+  'id',
+  'description',
+  'type',
+  'nullable',
+  'format',
+  'title',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'enum',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'items',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'dependencies',
+  'additionalItems',
+  'definitions',
+];
+const AFTER_EXTENSIONS_ORDER = ['$ref', '$schema', 'discriminator', 'readOnly', 'externalDocs', 'example'];
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependencies', 'definitions']);
+const SCHEMA_VALUED = new Set(['items', 'not', 'additionalProperties', 'additionalItems']);
+const SCHEMA_LISTS = new Set(['allOf', 'oneOf', 'anyOf']);
+
+const KEYWORD_RANKS = new Map<string, number>([
+  ...SCHEMA_KEYWORD_ORDER.map((keyword, index) => [keyword, index] as const),
+  ...AFTER_EXTENSIONS_ORDER.map((keyword, index) => [keyword, SCHEMA_KEYWORD_ORDER.length + 1 + index] as const),
+]);
+const EXTENSION_RANK = SCHEMA_KEYWORD_ORDER.length;
+const UNKNOWN_RANK = SCHEMA_KEYWORD_ORDER.length + 1 + AFTER_EXTENSIONS_ORDER.length;
+
+function keywordRank(keyword: string): number {
+  return KEYWORD_RANKS.get(keyword) ?? (keyword.startsWith('x-') ? EXTENSION_RANK : UNKNOWN_RANK);
+}
+
+/** A CRD's validation rules are a Go struct in the reference, written in its fields' order. */
+const VALIDATION_RULES = 'x-kubernetes-validations';
+const VALIDATION_RULE_ORDER = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf'];
+
+function inFieldOrder(value: unknown, order: readonly string[]): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const rank = (key: string) => (order.indexOf(key) >= 0 ? order.indexOf(key) : order.length);
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+function byKey<T>(entries: Array<[string, T]>): Array<[string, T]> {
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A JSON value with every object's keys sorted, as Go writes a map. */
+function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
   if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(byKey(Object.entries(value)).map(([key, child]) => [key, withSortedKeys(child)]));
+}
+
+/** The keywords of a rendered schema (its subschemas rendered already) in the reference's order. */
+function inReferenceOrder(schema: Record<string, unknown>): Record<string, unknown> {
+  const keywords = Object.keys(schema).sort((a, b) => keywordRank(a) - keywordRank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(keywords.map((keyword) => [keyword, schema[keyword]]));
+}
+
+/** A schema as served: refs in the flavour's form, private keywords out, keywords in the reference's order. */
+function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const v2Form = (value as Record<string, unknown>)[OPENAPI_V2_FORM];
   if (flavour === 'v2' && v2Form !== undefined) return renderSchema(v2Form, flavour);
+  const render = (schema: unknown) => renderSchema(schema, flavour);
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key.startsWith(PRIVATE_KEYWORD_PREFIX)) continue;
     if (key === '$ref' && typeof child === 'string' && child.startsWith(SOURCE_REF_PREFIX)) {
       result[key] = refTo(child.slice(SOURCE_REF_PREFIX.length), flavour);
+    } else if (SCHEMA_MAPS.has(key) && child !== null && typeof child === 'object') {
+      result[key] = Object.fromEntries(byKey(Object.entries(child)).map(([name, schema]) => [name, render(schema)]));
+    } else if (SCHEMA_LISTS.has(key) && Array.isArray(child)) {
+      result[key] = child.map(render);
+    } else if (SCHEMA_VALUED.has(key)) {
+      result[key] = Array.isArray(child) ? child.map(render) : render(child);
+    } else if (key === VALIDATION_RULES && Array.isArray(child)) {
+      result[key] = child.map((rule) => inFieldOrder(rule, VALIDATION_RULE_ORDER));
     } else {
-      result[key] = renderSchema(child, flavour);
+      result[key] = withSortedKeys(child);
     }
   }
   const oneOf = (value as Record<string, unknown>)[V3_ONE_OF_KEYWORD];
@@ -93,9 +188,9 @@ function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
   }
   if (flavour === 'v3' && typeof result.$ref === 'string' && Object.keys(result).length > 1) {
     const { $ref, ...siblings } = result;
-    return { allOf: [{ $ref }], ...siblings };
+    return inReferenceOrder({ allOf: [{ $ref }], ...siblings });
   }
-  return result;
+  return inReferenceOrder(result);
 }
 
 function collectRefs(value: unknown, into: string[]): void {

@@ -3,17 +3,20 @@
  * the v3 root listing them by content hash, and one v2 (Swagger) document for the whole API
  * (`/openapi/v2`). All pure functions of the served groups and the schema definitions.
  */
-import type { GroupVersionKind } from '../../api/identity';
+import type { GroupVersion, GroupVersionKind } from '../../api/identity';
+import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
 import type { ServedGroup, ServedGroupVersion } from '../discovery/served-groups';
 import { definitionClosure, refTo, renderSchemas, type Definitions } from './component-schemas';
 import {
   groupVersionPaths,
+  isCustomResource,
   listDefinitionOf,
   referencedDefinitions,
   type ApiOperation,
   type ApiPath,
+  type HttpMethod,
 } from './operations';
-import type { ParameterSpec } from './parameters';
+import { parameterDescription, type ParameterSpec } from './parameters';
 
 export interface DocumentInfo {
   readonly title: string;
@@ -49,17 +52,21 @@ export function openAPIV3Document(options: {
   definitions: Definitions;
   info: DocumentInfo;
 }): object {
-  const paths = groupVersionPaths(options.groupVersion);
+  const customResources = options.groupVersion.resources.every(isCustomResource);
+  const paths = groupVersionPaths(options.groupVersion, options.definitions);
   const schemas = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v3',
-    kinds: servedKinds([options.groupVersion]),
+    kinds: servedKinds([options.groupVersion], {
+      groupVersions: schemeGroupVersions(customResources),
+      definitions: options.definitions,
+    }),
   });
-  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)]));
+  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path, options.definitions)]));
   // A group-version of custom resources alone is documented by the reference's CRD builder,
   // under its own title and without security schemes; only custom resources bring definitions.
-  if (options.groupVersion.resources.every((resource) => resource.type.definitions !== undefined)) {
+  if (customResources) {
     return { openapi: '3.0.0', info: CUSTOM_RESOURCE_INFO, paths: pathItems, components: { schemas } };
   }
   return {
@@ -71,6 +78,27 @@ export function openAPIV3Document(options: {
   };
 }
 
+/** The OpenAPI 3.0 document of paths outside the group-versions (non-resource-paths.ts). */
+export function openAPIV3NonResourceDocument(options: {
+  paths: readonly ApiPath[];
+  definitions: Definitions;
+  info: DocumentInfo;
+}): object {
+  const names = definitionClosure(options.definitions, referencedDefinitions(options.paths));
+  const schemas = renderSchemas({
+    definitions: options.definitions,
+    names,
+    flavour: 'v3',
+    kinds: servedKinds([], { groupVersions: schemeGroupVersions(false), definitions: options.definitions }),
+  });
+  return {
+    openapi: '3.0.0',
+    info: options.info,
+    paths: Object.fromEntries(options.paths.map((path) => [path.path, v3PathItem(path, options.definitions)])),
+    components: { ...(names.length > 0 ? { schemas } : {}), securitySchemes: SECURITY_SCHEME },
+  };
+}
+
 /** The Swagger 2.0 document of every served group-version. */
 export function openAPIV2Document(options: {
   groups: readonly ServedGroup[];
@@ -79,29 +107,67 @@ export function openAPIV2Document(options: {
 }): object {
   const groupVersions = options.groups.flatMap((group) => group.versions);
   const paths = groupVersions
-    .flatMap(groupVersionPaths)
+    .flatMap((groupVersion) => groupVersionPaths(groupVersion, options.definitions))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const definitions = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v2',
-    kinds: servedKinds(groupVersions),
+    kinds: servedKinds(groupVersions, { groupVersions: schemeGroupVersions(false), definitions: options.definitions }),
   });
   return {
     swagger: '2.0',
     info: options.info,
-    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path)])),
+    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path, options.definitions)])),
     definitions,
     securityDefinitions: SECURITY_SCHEME,
     security: SECURITY,
   };
 }
 
-/** Definition name → the kinds it serves as, for every resource (and its list) in these group-versions. */
-function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, GroupVersionKind[]> {
+/**
+ * Marks the meta kinds every group-version of a scheme registers (the options kinds and
+ * WatchEvent; tools/schemagen): the reference names each group-version of its scheme on them.
+ */
+const EVERY_GROUP_VERSION = 'x-capstan-every-group-version';
+/**
+ * The reference's CRD builder names kinds through client-go's scheme, which lacks these groups
+ * of the server's own.
+ */
+const GROUPS_OUTSIDE_CLIENT_SCHEME = new Set([
+  'admission.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'imagepolicy.k8s.io',
+]);
+
+/** The group-versions of the scheme the reference names a document's kinds through, sorted. */
+function schemeGroupVersions(customResources: boolean): GroupVersion[] {
+  return REGISTERED_GROUP_VERSIONS.filter(({ group }) => !customResources || !GROUPS_OUTSIDE_CLIENT_SCHEME.has(group))
+    .map(({ group, version }) => ({ group, version }))
+    .sort((a, b) => compareStrings(a.group, b.group) || compareStrings(a.version, b.version));
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Definition name → the kinds it serves as: every resource (and its list) in these
+ * group-versions, and the meta kinds in each group-version of the scheme.
+ */
+function servedKinds(
+  groupVersions: readonly ServedGroupVersion[],
+  scheme: { groupVersions: readonly GroupVersion[]; definitions: Definitions },
+): Map<string, GroupVersionKind[]> {
   const kinds = new Map<string, GroupVersionKind[]>();
   const add = (definition: string, kind: GroupVersionKind) =>
     kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
+  for (const [name, definition] of Object.entries(scheme.definitions)) {
+    if ((definition as Record<string, unknown>)[EVERY_GROUP_VERSION] !== true) continue;
+    const kind = name.slice(name.lastIndexOf('.') + 1);
+    for (const { group, version } of scheme.groupVersions) add(name, { group, version, kind });
+  }
   for (const groupVersion of groupVersions) {
     for (const resource of groupVersion.resources) {
       const { group, version } = groupVersion;
@@ -112,24 +178,64 @@ function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, 
   return kinds;
 }
 
-function v3PathItem(path: ApiPath): object {
+/** A path item's members in the reference's order: the operations by method, then the shared parameters. */
+const V3_METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+
+/**
+ * As the reference's v3 builder does, a parameter that every operation of a path takes is
+ * declared once on the path; the rest stay on their operations. Both lists are sorted by name.
+ */
+function v3PathItem(path: ApiPath, definitions: Definitions): object {
+  const parametersOf = (operation: ApiOperation) => [...path.parameters, ...operation.parameters];
+  const key = (parameter: ParameterSpec) => `${parameter.in} ${parameter.name}`;
+  const shared = new Map(parametersOf(path.operations[0]).map((parameter) => [key(parameter), parameter]));
+  for (const operation of path.operations.slice(1)) {
+    const keys = new Set(parametersOf(operation).map(key));
+    for (const name of [...shared.keys()]) if (!keys.has(name)) shared.delete(name);
+  }
   const item: Record<string, unknown> = {};
-  if (path.parameters.length > 0) item.parameters = path.parameters.map(v3Parameter);
-  for (const operation of path.operations) item[operation.method] = v3Operation(operation);
+  for (const method of V3_METHOD_ORDER) {
+    const operation = path.operations.find((candidate) => candidate.method === method);
+    if (operation === undefined) continue;
+    const own = parametersOf(operation).filter((parameter) => !shared.has(key(parameter)));
+    item[method] = v3Operation(
+      operation,
+      sortedParameters(own).map((parameter) => v3Parameter(parameter, definitions)),
+    );
+  }
+  if (shared.size > 0)
+    item.parameters = sortedParameters([...shared.values()]).map((parameter) => v3Parameter(parameter, definitions));
   return item;
 }
 
-function v3Operation(operation: ApiOperation): object {
-  const schemaOf = (definition: string) => ({ schema: { $ref: refTo(definition, 'v3') } });
+/** By name, then by location, as the reference sorts them. */
+function sortedParameters(parameters: readonly ParameterSpec[]): ParameterSpec[] {
+  const order = (parameter: ParameterSpec) => [parameter.name, parameter.in];
+  return [...parameters].sort((a, b) => {
+    const [nameA, inA] = order(a);
+    const [nameB, inB] = order(b);
+    return nameA < nameB ? -1 : nameA > nameB ? 1 : inA < inB ? -1 : inA > inB ? 1 : 0;
+  });
+}
+
+function v3Operation(operation: ApiOperation, parameters: readonly object[]): object {
+  // A body of bytes has no definition: the reference types it as a string.
+  const schemaOf = (definition: string | undefined) => ({
+    schema: definition === undefined ? { type: 'string' } : { $ref: refTo(definition, 'v3') },
+  });
+  // Media types are a map in the reference, written in key order.
+  const contentOf = (mediaTypes: readonly string[], definition: string | undefined) =>
+    Object.fromEntries([...mediaTypes].sort().map((mediaType) => [mediaType, schemaOf(definition)]));
   const body = operation.requestBody;
   return {
+    tags: [operation.tag],
     description: operation.description,
     operationId: operation.operationId,
-    ...(operation.parameters.length > 0 ? { parameters: operation.parameters.map(v3Parameter) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
           requestBody: {
-            content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, schemaOf(body.definition)])),
+            content: contentOf(body.mediaTypes, body.definition),
             ...(body.required ? { required: true } : {}),
           },
         }
@@ -139,39 +245,36 @@ function v3Operation(operation: ApiOperation): object {
         String(response.code),
         {
           description: response.description,
-          ...(response.definition
-            ? {
-                content: Object.fromEntries(
-                  operation.responseMediaTypes.map((mediaType) => [mediaType, schemaOf(response.definition as string)]),
-                ),
-              }
+          ...(response.definition || response.bytes
+            ? { content: contentOf(operation.responseMediaTypes, response.definition) }
             : {}),
         },
       ]),
     ),
-    tags: [operation.tag],
     ...extensions(operation),
   };
 }
 
-function v3Parameter(parameter: ParameterSpec): object {
+function v3Parameter(parameter: ParameterSpec, definitions: Definitions): object {
+  const description = parameterDescription(parameter, definitions);
   return {
-    description: parameter.description,
-    in: parameter.in,
     name: parameter.name,
+    in: parameter.in,
+    ...(description !== undefined ? { description } : {}),
     ...(parameter.required ? { required: true } : {}),
     schema: { type: parameter.type, uniqueItems: true },
   };
 }
 
-function v2PathItem(path: ApiPath): object {
+function v2PathItem(path: ApiPath, definitions: Definitions): object {
   const item: Record<string, unknown> = {};
-  for (const operation of path.operations) item[operation.method] = v2Operation(operation);
-  if (path.parameters.length > 0) item.parameters = path.parameters.map(v2Parameter);
+  for (const operation of path.operations) item[operation.method] = v2Operation(operation, definitions);
+  if (path.parameters.length > 0)
+    item.parameters = path.parameters.map((parameter) => v2Parameter(parameter, definitions));
   return item;
 }
 
-function v2Operation(operation: ApiOperation): object {
+function v2Operation(operation: ApiOperation, definitions: Definitions): object {
   const body = operation.requestBody;
   const bodyParameter = body && {
     name: 'body',
@@ -179,7 +282,10 @@ function v2Operation(operation: ApiOperation): object {
     ...(body.required ? { required: true } : {}),
     schema: { $ref: refTo(body.definition, 'v2') },
   };
-  const parameters = [...(bodyParameter ? [bodyParameter] : []), ...operation.parameters.map(v2Parameter)];
+  const parameters = [
+    ...(bodyParameter ? [bodyParameter] : []),
+    ...operation.parameters.map((parameter) => v2Parameter(parameter, definitions)),
+  ];
   return {
     description: operation.description,
     consumes: body ? body.mediaTypes : ['*/*'],
@@ -194,6 +300,7 @@ function v2Operation(operation: ApiOperation): object {
         {
           description: response.description,
           ...(response.definition ? { schema: { $ref: refTo(response.definition, 'v2') } } : {}),
+          ...(response.bytes ? { schema: { type: 'string' } } : {}),
         },
       ]),
     ),
@@ -201,11 +308,11 @@ function v2Operation(operation: ApiOperation): object {
   };
 }
 
-function v2Parameter(parameter: ParameterSpec): object {
+function v2Parameter(parameter: ParameterSpec, definitions: Definitions): object {
   return {
     uniqueItems: true,
     type: parameter.type,
-    description: parameter.description,
+    description: parameterDescription(parameter, definitions),
     name: parameter.name,
     in: parameter.in,
     ...(parameter.required ? { required: true } : {}),
@@ -219,8 +326,8 @@ function extensions(operation: ApiOperation): object {
       ? {
           'x-kubernetes-group-version-kind': {
             group: operation.kind.group,
-            kind: operation.kind.kind,
             version: operation.kind.version,
+            kind: operation.kind.kind,
           },
         }
       : {}),

@@ -19,13 +19,22 @@ import { findServedGroupVersion, servedGroups } from '../discovery/served-groups
 import { versionInfo } from '../discovery/version';
 import { schemaData } from '../schema/definitions';
 import type { Definitions } from './component-schemas';
-import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
+import {
+  openAPIV2Document,
+  openAPIV3Document,
+  openAPIV3NonResourceDocument,
+  openAPIV3PathKey,
+  openAPIV3Root,
+  type DocumentInfo,
+} from './documents';
+import { nonResourceDocuments } from './non-resource-paths';
 import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
 import { encodeOpenAPIV3Protobuf, OPENAPI_V3_PROTOBUF_SUBTYPES, OPENAPI_V3_PROTOBUF_TYPE } from './openapi-v3-protobuf';
 import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
 import { withoutEnums } from './openapi-enums';
 import { describedDefinitions } from './described-definitions';
 import { descriptions } from '../schema/descriptions';
+import { goJsonStringify } from '../json/go-json';
 import { featureGateReader } from '../config/feature-enabled';
 
 export interface OpenAPIOptions {
@@ -55,8 +64,9 @@ interface EncodedDocument {
 const JSON_TYPE = 'application/json';
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
+/** The reference writes its documents with Go's encoding/json, whose escapes change the bytes and the hash. */
 function encode(document: object): EncodedDocument {
-  const body = Buffer.from(JSON.stringify(document));
+  const body = Buffer.from(goJsonStringify(document));
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
@@ -90,6 +100,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const groups = memoizeOnRegistry(registry, servedGroups);
   // One lazily built document per group-version; the map itself is rebuilt with the registry.
   const v3Documents = memoizeOnRegistry(registry, () => new Map<string, EncodedDocument>());
+  const nonResourcePaths = memoizeOnRegistry(registry, () => nonResourceDocuments(groups()));
   const v3Document = (group: string, version: string): EncodedDocument | undefined => {
     const key = openAPIV3PathKey({ group, version });
     const documents = v3Documents();
@@ -102,10 +113,24 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     documents.set(key, encoded);
     return encoded;
   };
+  // Keys of the non-resource documents never take the form of a group-version's key.
+  const v3NonResourceDocument = (key: string): EncodedDocument | undefined => {
+    const documents = v3Documents();
+    const cached = documents.get(key);
+    if (cached) return cached;
+    const paths = nonResourcePaths().get(key);
+    if (!paths) return undefined;
+    const encoded = encode(
+      openAPIV3NonResourceDocument({ paths, definitions: loadDefinitions(), info: documentInfo() }),
+    );
+    documents.set(key, encoded);
+    return encoded;
+  };
   const v3Root = memoizeOnRegistry(
     registry,
     () => {
       const hashes = new Map<string, string>();
+      for (const key of nonResourcePaths().keys()) hashes.set(key, v3NonResourceDocument(key)!.hash);
       for (const group of groups()) {
         for (const { version } of group.versions) {
           const document = v3Document(group.name, version);
@@ -162,7 +187,16 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     version: string,
     next: () => void,
   ) => {
-    const json = v3Document(group, version) ?? extensions?.v3Documents().get(openAPIV3PathKey({ group, version }));
+    const key = openAPIV3PathKey({ group, version });
+    serveV3Document(request, response, key, v3Document(group, version) ?? extensions?.v3Documents().get(key), next);
+  };
+  const serveV3Document = (
+    request: Request,
+    response: Response,
+    key: string,
+    json: EncodedDocument | undefined,
+    next: () => void,
+  ) => {
     if (!json) return next();
     const form = openAPIV3Form(request);
     // No clause at all (`Accept: ,`): kube-openapi returns before writing, and the reference's
@@ -178,7 +212,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
       // Go's http.Redirect writes no body once a Content-Type is set, as kube-openapi has set it.
       response.setHeader('Content-Type', contentType);
       response.setHeader('ETag', `"${document.hash}"`);
-      response.setHeader('Location', `/openapi/v3/${openAPIV3PathKey({ group, version })}?hash=${document.hash}`);
+      response.setHeader('Location', `/openapi/v3/${key}?hash=${document.hash}`);
       response.status(301).end();
       return;
     }
@@ -189,6 +223,11 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     sendWithETag(request, response, document, contentType);
   };
+  // `/openapi/v3/api`, `/openapi/v3/apis/apps`, `/openapi/v3/version` ...: the keys of the
+  // non-resource documents, whatever the method (as the group-versions' routes).
+  app.use('/openapi/v3', (request, response, next) =>
+    serveV3Document(request, response, request.path.slice(1), v3NonResourceDocument(request.path.slice(1)), next),
+  );
   app
     .route('/openapi/v3/api/:version')
     .all((request, response, next) => serveGroupVersion(request, response, '', String(request.params.version), next));

@@ -271,6 +271,11 @@ export interface ResourceType {
   readonly statusResetFields?: readonly (readonly string[])[];
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
+  /**
+   * The reference's OpenAPI documents say DELETE answers a Status although it answers the object:
+   * its namespace storage wraps the generic store without passing on that it returns the object.
+   */
+  readonly deleteDocumentedAsStatus?: true;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */
   readonly allowCreateOnUpdate?: boolean;
   /** A PUT must carry metadata.resourceVersion (custom resources); built-in kinds take an unconditional one. */

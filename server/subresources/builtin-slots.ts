@@ -66,6 +66,7 @@ const SUBRESOURCES: ReadonlyArray<{
         handlers: connect.podLogHandlers,
         connection: true,
         produces: ['text/plain'],
+        optionsDefinition: 'io.k8s.api.core.v1.PodLogOptions',
       },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),

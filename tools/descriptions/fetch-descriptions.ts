@@ -2,8 +2,8 @@
  * `node dist/tools/descriptions/fetch-descriptions.js <out.json>`: writes the field descriptions
  * of the built-in kinds, for `kubectl explain`, from the API's Go modules. The project may not
  * carry the reference's description texts, so they are taken at install time from the very
- * modules (and versions) tools/schemagen reads: each group-version package ships its
- * descriptions as Go maps in `types_swagger_doc_generated.go`.
+ * modules (and versions) tools/schemagen reads: the Go doc comments of their types and fields,
+ * made into descriptions as the reference's OpenAPI generator makes them (go-doc-comments.ts).
  *
  * A module's zip comes from the local Go module cache when Go downloaded it already, else from
  * the Go module proxy (`GOPROXY`, default proxy.golang.org). Go itself is not needed.
@@ -18,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { swaggerDocsOf } from './swagger-doc';
+import { docCommentsOf } from './go-doc-comments';
 import { goEnums, withEnumSection, type GoFile } from './go-enums';
 
 const REPO = join(__dirname, '..', '..', '..');
@@ -82,26 +82,21 @@ async function main(out: string): Promise<void> {
   const known = new Set(Object.keys(definitions));
   const descriptions: Record<string, Record<string, string>> = {};
   const sources: GoFile[] = [];
+  // The packages that define the served kinds' definitions (io.k8s.api.apps.v1 ...).
+  const knownPrefixes = new Set([...known].map((name) => name.slice(0, name.lastIndexOf('.'))));
   for (const module of MODULES) {
     const version = pinnedVersion(goMod, module);
     const files = unzipSync(await moduleZip(module, version), {
       filter: (file) => file.name.endsWith('.go') && !file.name.endsWith('_test.go'),
     });
-    // The API's packages: those that document their types for swagger.
-    const apiPackages = new Set(
-      Object.keys(files)
-        .filter((path) => path.endsWith('/types_swagger_doc_generated.go'))
-        .map(packagePathOf),
-    );
     for (const [path, bytes] of Object.entries(files)) {
       const packagePath = packagePathOf(path);
-      if (!apiPackages.has(packagePath)) continue;
+      if (!knownPrefixes.has(definitionPrefix(packagePath))) continue;
       const source = new TextDecoder().decode(bytes);
       sources.push({ packagePath, source });
-      if (!path.endsWith('/types_swagger_doc_generated.go')) continue;
-      for (const [type, fields] of swaggerDocsOf(source)) {
+      for (const [type, fields] of docCommentsOf(source)) {
         const name = `${definitionPrefix(packagePath)}.${type}`;
-        if (known.has(name)) descriptions[name] = fields;
+        if (known.has(name) && Object.keys(fields).length > 0) descriptions[name] = fields;
       }
     }
   }
@@ -113,6 +108,26 @@ async function main(out: string): Promise<void> {
     for (const [field, type] of fields)
       if (described[field] !== undefined)
         described[field] = withEnumSection(described[field], enums.sections.get(type)!);
+  }
+  // A struct embedded inline lends its fields to the struct that embeds it, and the reference
+  // documents them there with the embedded struct's texts (LocalObjectReference's `name` in
+  // ConfigMapKeySelector). An embedded struct may embed others in turn.
+  const descriptionsOfStruct = (struct: string) => {
+    const dot = struct.lastIndexOf('.');
+    return descriptions[`${definitionPrefix(struct.slice(0, dot))}.${struct.slice(dot + 1)}`];
+  };
+  const lend = (struct: string, into: Record<string, string>, seen: Set<string>): void => {
+    for (const inner of enums.embedded.get(struct) ?? []) {
+      if (seen.has(inner)) continue;
+      seen.add(inner);
+      for (const [field, text] of Object.entries(descriptionsOfStruct(inner) ?? {}))
+        if (field !== '') into[field] ??= text;
+      lend(inner, into, seen);
+    }
+  };
+  for (const struct of enums.embedded.keys()) {
+    const described = descriptionsOfStruct(struct);
+    if (described !== undefined) lend(struct, described, new Set());
   }
   // apiVersion and kind come from the embedded TypeMeta, whose map documents them once.
   const typeMeta = descriptions[TYPE_META] ?? {};

@@ -22,6 +22,11 @@ export interface GoEnums {
   readonly sections: ReadonlyMap<string, readonly string[]>;
   /** `<package path>.<struct>` → JSON field name → `<package path>.<type>` of the field. */
   readonly fieldTypes: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /**
+   * `<package path>.<struct>` → `<package path>.<type>` of each struct it embeds inline, whose
+   * fields are its own in JSON. Read in the same pass over the structs, for the descriptions.
+   */
+  readonly embedded: ReadonlyMap<string, readonly string[]>;
 }
 
 interface EnumValue {
@@ -49,9 +54,17 @@ const ALIAS = /^type \w+ = (\w+\.\w+)/;
 const STRUCT_START = /^type (\w+) struct \{/;
 /** A field of a direct or pointer type, with its JSON name. Slices and maps get no section. */
 const FIELD = /^\s+\w+\s+\*?([\w.]+)\s+`[^`]*json:"([^",]*)/;
+/** A struct embedded without a name, its fields inlined in JSON. */
+const INLINE_FIELD = /^\s+\*?([\w.]+)\s+`[^`]*json:",inline"/;
 
 export function goEnums(files: readonly GoFile[]): GoEnums {
-  const found: Found = { enumTypes: new Set(), constants: [], aliased: new Set(), fieldTypes: new Map() };
+  const found: Found = {
+    enumTypes: new Set(),
+    constants: [],
+    aliased: new Set(),
+    fieldTypes: new Map(),
+    embedded: new Map(),
+  };
   for (const file of files) readFile(file, found);
   const enumTypes = new Set([...found.enumTypes].filter((type) => !found.aliased.has(type)));
   const byKey = new Map(found.constants.map((constant) => [constant.key, constant]));
@@ -79,7 +92,7 @@ export function goEnums(files: readonly GoFile[]): GoEnums {
     for (const [field, type] of fields) if (!sections.has(type)) fields.delete(field);
     if (fields.size === 0) fieldTypes.delete(struct);
   }
-  return { sections, fieldTypes };
+  return { sections, fieldTypes, embedded: found.embedded };
 }
 
 /** The description with the enum section of its field's type, when it has one. */
@@ -100,6 +113,7 @@ interface Found {
   /** Types another package names in a type alias. */
   readonly aliased: Set<string>;
   readonly fieldTypes: Map<string, Map<string, string>>;
+  readonly embedded: Map<string, string[]>;
 }
 
 function readFile({ packagePath, source }: GoFile, into: Found): void {
@@ -113,6 +127,7 @@ function readFile({ packagePath, source }: GoFile, into: Found): void {
   let comment: string[] = [];
   let block: 'import' | 'const' | 'struct' | undefined;
   let struct: Map<string, string> | undefined;
+  let embedded: string[] = [];
   for (const line of source.split('\n')) {
     const trimmed = line.trim();
     if (trimmed.startsWith('//')) {
@@ -131,6 +146,9 @@ function readFile({ packagePath, source }: GoFile, into: Found): void {
       const field = FIELD.exec(line);
       const type = field === null ? undefined : resolve(field[1]);
       if (field !== null && type !== undefined && field[2] !== '' && field[2] !== '-') struct!.set(field[2], type);
+      const inline = INLINE_FIELD.exec(line);
+      const inlined = inline === null ? undefined : resolve(inline[1]);
+      if (inlined !== undefined) embedded.push(inlined);
       continue;
     }
     if (block === 'const' && trimmed === ')') {
@@ -148,7 +166,10 @@ function readFile({ packagePath, source }: GoFile, into: Found): void {
     else if (STRUCT_START.test(line)) {
       block = 'struct';
       struct = new Map();
-      into.fieldTypes.set(`${packagePath}.${STRUCT_START.exec(line)![1]}`, struct);
+      embedded = [];
+      const name = `${packagePath}.${STRUCT_START.exec(line)![1]}`;
+      into.fieldTypes.set(name, struct);
+      into.embedded.set(name, embedded);
     }
     const constant = (block === 'const' || trimmed.startsWith('const ')) && CONSTANT.exec(line);
     if (constant) {

@@ -130,6 +130,9 @@ func (g *generator) define(named *types.Named) error {
 	if len(definition.Properties) == 0 {
 		definition.Properties = nil
 	}
+	if definition.Unions, err = g.unionsOf(named); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err := applyExtensions(definition, typeTags); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

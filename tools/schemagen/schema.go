@@ -18,15 +18,17 @@ type Schema struct {
 	GroupVersionKinds []GroupVersionKind `json:"x-kubernetes-group-version-kind,omitempty"`
 	// EveryGroupVersion marks meta/v1 kinds the reference registers in every group version
 	// (DeleteOptions, WatchEvent, ...): their x-kubernetes-group-version-kind list in a served
-	// document names each served group version, not only the "" v1 entry emitted here.
+	// document names each group version of the reference's scheme, not only the "" v1 entry
+	// emitted here.
 	EveryGroupVersion bool     `json:"x-capstan-every-group-version,omitempty"`
 	ListMapKeys       []string `json:"x-kubernetes-list-map-keys,omitempty"`
 	ListType          string   `json:"x-kubernetes-list-type,omitempty"`
 	MapType           string   `json:"x-kubernetes-map-type,omitempty"`
 	// PatchMergeKey and PatchStrategy are a string for one marker value, a list for several,
 	// exactly as the reference emits them.
-	PatchMergeKey any `json:"x-kubernetes-patch-merge-key,omitempty"`
-	PatchStrategy any `json:"x-kubernetes-patch-strategy,omitempty"`
+	PatchMergeKey any     `json:"x-kubernetes-patch-merge-key,omitempty"`
+	PatchStrategy any     `json:"x-kubernetes-patch-strategy,omitempty"`
+	Unions        []Union `json:"x-kubernetes-unions,omitempty"`
 
 	// OpenAPIV3OneOf is the type list a type offers for OpenAPI v3 (`oneOf` there), from its
 	// OpenAPIV3OneOfTypes method (Quantity, IntOrString).

@@ -131,6 +131,7 @@ export const coreKinds: readonly ResourceType[] = [
     resource: 'namespaces',
     printer: namespacePrinter,
     returnsDeletedObject: true,
+    deleteDocumentedAsStatus: true,
     kind: 'Namespace',
     namespaced: false,
     shortNames: ['ns'],
@@ -371,6 +372,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'resourcequotas',
+    returnsDeletedObject: true,
     printer: resourceQuotaPrinter,
     kind: 'ResourceQuota',
     namespaced: true,
@@ -386,6 +388,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'podtemplates',
+    returnsDeletedObject: true,
     printer: podTemplatePrinter,
     kind: 'PodTemplate',
     namespaced: true,

@@ -87,6 +87,7 @@ export interface KindDeclaration {
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
+  readonly deleteDocumentedAsStatus?: true;
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
   readonly unsetPropagationWarning?: string;
@@ -163,6 +164,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
+    ...(declaration.deleteDocumentedAsStatus ? { deleteDocumentedAsStatus: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
     ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),

@@ -99,6 +99,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'deviceclasses',
+    returnsDeletedObject: true,
     printer: nameAndAgePrinter,
     kind: 'DeviceClass',
     versions: RESOURCE_VERSIONS,
@@ -116,6 +117,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceclaims',
+    returnsDeletedObject: true,
     printer: resourceClaimPrinter,
     kind: 'ResourceClaim',
     versions: RESOURCE_VERSIONS,
@@ -136,6 +138,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceclaimtemplates',
+    returnsDeletedObject: true,
     printer: nameAndAgePrinter,
     kind: 'ResourceClaimTemplate',
     versions: RESOURCE_VERSIONS,
@@ -157,6 +160,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceslices',
+    returnsDeletedObject: true,
     printer: resourceSlicePrinter,
     kind: 'ResourceSlice',
     versions: RESOURCE_VERSIONS,
@@ -178,6 +182,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'devicetaintrules',
+    returnsDeletedObject: true,
     printer: deviceTaintRulePrinter,
     kind: 'DeviceTaintRule',
     namespaced: false,

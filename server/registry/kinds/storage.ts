@@ -32,6 +32,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'storageclasses',
+    returnsDeletedObject: true,
     printer: storageClassPrinter,
     kind: 'StorageClass',
     namespaced: false,
@@ -50,6 +51,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csidrivers',
+    returnsDeletedObject: true,
     printer: csiDriverPrinter,
     kind: 'CSIDriver',
     namespaced: false,
@@ -75,6 +77,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csinodes',
+    returnsDeletedObject: true,
     printer: csiNodePrinter,
     kind: 'CSINode',
     namespaced: false,
@@ -130,6 +133,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattributesclasses',
+    returnsDeletedObject: true,
     printer: volumeAttributesClassPrinter,
     kind: 'VolumeAttributesClass',
     namespaced: false,

@@ -183,15 +183,27 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
 
   it('returns the deleted object from DELETE for the kinds the reference returns it for', () => {
     // Asked of a v1.34.4 server: a Service, ServiceAccount, PVC and VolumeAttachment come back
-    // whole; a ConfigMap, Secret, Node, Deployment answer a Status.
+    // whole; a ConfigMap, Secret, Node, Deployment answer a Status. Its OpenAPI v3 document of
+    // api/v1 (test/server/openapi/fixtures) says so of PodTemplate and ResourceQuota too; the
+    // storage and resource kinds are those whose storage sets ReturnDeletedObject in its sources.
     expect(qualified((type) => type.returnsDeletedObject)).toEqual([
+      'csidrivers.storage.k8s.io',
+      'csinodes.storage.k8s.io',
+      'deviceclasses.resource.k8s.io',
       'namespaces',
       'persistentvolumeclaims',
       'persistentvolumes',
       'pods',
+      'podtemplates',
+      'resourceclaims.resource.k8s.io',
+      'resourceclaimtemplates.resource.k8s.io',
+      'resourcequotas',
+      'resourceslices.resource.k8s.io',
       'serviceaccounts',
       'services',
+      'storageclasses.storage.k8s.io',
       'volumeattachments.storage.k8s.io',
+      'volumeattributesclasses.storage.k8s.io',
     ]);
   });
 

@@ -10,7 +10,7 @@
  *   whole and at once; node's own zlib streams hand their output over asynchronously, which
  *   would let a stream's DATA overtake its SYN_STREAM.
  */
-import { Unzlib } from 'fflate';
+import type { Unzlib } from 'fflate';
 
 /** Adler-32 of the SPDY/3 header dictionary (§2.6.10.1): the zlib header's DICTID. */
 const DICTIONARY_ADLER32 = 0xe3c6a7c2;
@@ -183,7 +183,11 @@ export class HeaderCompressor {
 
 /** The other direction: the peer's compressed header blocks, in the order they came, back to their pairs. */
 export class HeaderDecompressor {
-  private readonly inflater = new Unzlib({ dictionary: HEADER_DICTIONARY });
+  // fflate is required here, by the first session a peer opens, not at start: loading it builds
+  // its tables (about 0.3 MiB of typed arrays) that an idle server would hold for nothing.
+  private readonly inflater: Unzlib = new (require('fflate') as typeof import('fflate')).Unzlib({
+    dictionary: HEADER_DICTIONARY,
+  });
   private output: Uint8Array[] = [];
 
   constructor() {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ON_DEMAND_PACKAGES } from '../../tools/bundle/bundle';
+import { ON_DEMAND_FOLDERS, ON_DEMAND_PACKAGES } from '../../tools/bundle/bundle';
 
 const BUNDLE = join(__dirname, '..', '..', 'dist', 'capstan.js');
 
@@ -28,6 +28,21 @@ test('the packages loaded on demand stay in node_modules, where the bundle finds
     expect({ name, bundled: source.includes(`node_modules/${name}/`) }).toEqual({ name, bundled: false });
     expect(source).toMatch(new RegExp(`require\\("${name}["/]`));
     expect(() => requireFromBundle.resolve(name)).not.toThrow();
+  }
+});
+
+test('the data folders loaded on demand stay in node_modules, where the bundle finds their files', () => {
+  const source = readFileSync(BUNDLE, 'utf8');
+  const requireFromBundle = createRequire(BUNDLE);
+  for (const folder of ON_DEMAND_FOLDERS) {
+    expect({ folder, bundled: source.includes(`node_modules/${folder}`) }).toEqual({ folder, bundled: false });
+    const required = [...source.matchAll(/\brequire\("([^"]+)"\)/g)]
+      .map((match) => match[1])
+      .filter((path) => path.startsWith(folder));
+    expect({ folder, required: required.length > 0 }).toEqual({ folder, required: true });
+    for (const path of required) {
+      expect(() => requireFromBundle.resolve(path)).not.toThrow();
+    }
   }
 });
 

@@ -2,10 +2,11 @@
  * What an idle server has loaded, read from the real process's module table when it exits: a
  * start with no admission policy, webhook, CRD validation rule or CEL in its authentication and
  * authorization keeps the CEL engine out, and the .proto parser that only the protobuf form of
- * `/openapi/v2` needs, and the parser that names repeated keys in a JSON body; a restart, which
- * finds its certificates, keeps the X.509 library out. Each is loaded on first use
- * (server/cel/lazy.ts, server/openapi/openapi-v2-protobuf.ts, server/validation/decode.ts,
- * server/x509-library.ts), and idle memory counts.
+ * `/openapi/v2` needs, the parser that names repeated keys in a JSON body, and the inflater of
+ * SPDY header blocks; a restart, which finds its certificates, keeps the X.509 library out. Each
+ * is loaded on first use (server/cel/lazy.ts, server/openapi/openapi-v2-protobuf.ts,
+ * server/validation/decode.ts, server/kubelet/spdy-header-block.ts, server/x509-library.ts),
+ * and idle memory counts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ describe('an idle server', () => {
 
   const loaded = (modules: readonly string[], fragment: string) => modules.some((file) => file.includes(fragment));
 
-  it('has not loaded the CEL engine, the .proto parser, the JSON duplicate-key scanner or, on a restart, the X.509 library', async () => {
+  it('has not loaded the CEL engine, the .proto parser, the JSON duplicate-key scanner, the SPDY inflater or, on a restart, the X.509 library', async () => {
     const dataDir = join(dir, 'data');
     const first = await modulesLoadedByIdleStart(dataDir, 'first');
     // The probe sees the server's modules at all (a check that would pass on an empty list proves nothing).
@@ -65,6 +66,7 @@ describe('an idle server', () => {
     expect(loaded(first, join('dist', 'server', 'cel', 'environment.js'))).toBe(false);
     expect(loaded(first, join('node_modules', 'protobufjs', 'src', 'parse.js'))).toBe(false);
     expect(loaded(first, join('node_modules', 'jsonc-parser'))).toBe(false);
+    expect(loaded(first, join('node_modules', 'fflate'))).toBe(false);
     // The first start issued the certificates with it.
     expect(loaded(first, join('node_modules', '@peculiar', 'x509'))).toBe(true);
 

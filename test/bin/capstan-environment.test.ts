@@ -1,0 +1,52 @@
+/**
+ * What bin/capstan sets in glibc's allocator before it starts node, read by a module that node
+ * requires before the server and that exits at once: the settings that keep an idle server's
+ * memory down (see the comments in bin/capstan), and an operator's own values left as they are.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, ROOT } from '../helpers/capstan-process';
+
+const ALLOCATOR_SETTINGS = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'] as const;
+
+describe('bin/capstan', () => {
+  let dir: string;
+  let probe: string;
+
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'capstan-environment-'));
+    probe = join(dir, 'probe.js');
+    writeFileSync(
+      probe,
+      `const names = ${JSON.stringify(ALLOCATOR_SETTINGS)};\n` +
+        'process.stdout.write(JSON.stringify(Object.fromEntries(names.map((name) => [name, process.env[name]]))));\n' +
+        'process.exit(0);\n',
+    );
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The allocator settings the node that bin/capstan starts sees, given `settings` in its environment. */
+  function allocatorSettingsSeen(settings: Partial<Record<(typeof ALLOCATOR_SETTINGS)[number], string>>) {
+    const environment: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
+    for (const name of ALLOCATOR_SETTINGS) {
+      delete environment[name];
+    }
+    const output = execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: { ...environment, ...settings } });
+    return JSON.parse(output.toString('utf8')) as Record<string, string | undefined>;
+  }
+
+  it('starts node with two glibc arenas and a fixed mmap threshold', () => {
+    expect(allocatorSettingsSeen({})).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
+  });
+
+  it("keeps an operator's own settings", () => {
+    expect(allocatorSettingsSeen({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({
+      MALLOC_ARENA_MAX: '8',
+      MALLOC_MMAP_THRESHOLD_: '65536',
+    });
+  });
+});

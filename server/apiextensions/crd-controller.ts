@@ -14,7 +14,7 @@ import type { ResourceType } from '../registry/types';
 import { deepEqual } from '../status/field-errors';
 import { CLEANUP_FINALIZER } from './crd-strategy';
 import { calculateNamesAndConditions, setCondition, TERMINATING } from './crd-conditions';
-import { APIEXTENSIONS_GROUP, asCRD, isConditionTrue, type CustomResourceDefinition } from './crd-types';
+import { APIEXTENSIONS_GROUP, asCRD, conditionOf, isConditionTrue, type CustomResourceDefinition } from './crd-types';
 
 import type { KubeObject } from '../../api/objects';
 /** How soon a CRD whose custom resources are still going is looked at again. */
@@ -57,6 +57,8 @@ async function writeStatus(
   await operations.updateObject(type, { name: String(crd.metadata.name) }, (object) => change(asCRD(object)), 'status');
 }
 
+const IN_PROGRESS = 'InstanceDeletionInProgress';
+
 async function finalize(
   operations: ObjectOperations,
   crd: CustomResourceDefinition,
@@ -64,14 +66,15 @@ async function finalize(
 ): Promise<'done' | 'pending'> {
   const served = servedTypeOf(operations, crd);
   if (served !== undefined && isConditionTrue(crd, 'Established')) {
-    if (!isConditionTrue(crd, TERMINATING)) {
+    // The deletion itself marked it Terminating (InstanceDeletionPending); the cleanup says it has begun.
+    if (conditionOf(crd, TERMINATING)?.reason !== IN_PROGRESS) {
       await writeStatus(operations, crd, (next) =>
         setCondition(
           next,
           {
             type: TERMINATING,
             status: 'True',
-            reason: 'InstanceDeletionInProgress',
+            reason: IN_PROGRESS,
             message: 'CustomResource deletion is in progress',
           },
           now(),

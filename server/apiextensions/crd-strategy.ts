@@ -7,9 +7,10 @@
  * The cleanup finalizer is set at create: the reference's CRD storage adds it in its own
  * DELETE, and here the generic DELETE then only has to honour it, as it honours any finalizer.
  */
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import type { KindBehaviour } from '../registry/strategy';
 import { isDeepStrictEqual } from 'node:util';
+import { setCondition, TERMINATING } from './crd-conditions';
 import { asCRD, storageVersionOf, type CustomResourceDefinition, type JSONSchemaProps } from './crd-types';
 import { isRecognizedFormat } from './string-formats';
 import { validateCRD, validateCRDUpdate } from './crd-validation';
@@ -80,9 +81,25 @@ export const CRD_BEHAVIOUR: KindBehaviour = {
     return { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage.name] };
   },
   tracksGeneration: true,
-  prepareForCreate: (object) => {
-    const finalizers = (object.metadata.finalizers ??= []);
+  // As the reference's CRD storage, the first deletion writes its marks straight to storage: no
+  // grace period, no new generation, and the cleanup finalizer only now (a live CRD has none).
+  markForDeletion: (object, now) => {
+    object.metadata.deletionTimestamp = metaTime(now);
+    const finalizers = (object.metadata.finalizers = [...(object.metadata.finalizers ?? [])]);
     if (!finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
+    const crd = asCRD(object);
+    // The object's status is shared with the stored one: the condition goes into copies.
+    crd.status = { ...crd.status, conditions: [...(crd.status?.conditions ?? [])] };
+    setCondition(
+      crd,
+      {
+        type: TERMINATING,
+        status: 'True',
+        reason: 'InstanceDeletionPending',
+        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+      },
+      now,
+    );
   },
   prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
   validate: (object) => validateCRD(object),

@@ -26,6 +26,7 @@ import { checkNestingDepth } from '../request/nesting';
 import type { FieldValidation } from '../request/query';
 import { goMarshalPatched, isObject, type Touched } from '../json/value';
 import { goValue } from '../apply/go-print';
+import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
@@ -60,22 +61,31 @@ export interface PatchType {
   readonly resultFromMap?: true;
 }
 
-/** The reference's answer to a patch that parses but cannot apply: 422 with the library's text as a cause. */
-function cannotApply(message: string): StatusError {
+/**
+ * The reference's answer to a patch that parses but cannot apply: a generic 422 whose details
+ * are empty. It hands the library's text to NewGenericServerResponse as a server message, which
+ * a 422 neither shows nor keeps as a cause, so kubectl prints only the generic sentence.
+ */
+function cannotApply(): StatusError {
   return new StatusError({
     code: 422,
     reason: 'Invalid',
     message: 'the server rejected our request due to an error in our request',
-    details: { causes: [{ reason: 'UnexpectedServerResponse', message }] },
+    details: {},
   });
 }
 
-function parseJSONDocument(body: Buffer): unknown {
+/**
+ * The patch as JSON. A syntax error is told in Go's words, phrased by `refusal` as the decoder
+ * that meets it in the reference phrases it.
+ */
+function parseJSONDocument(body: Buffer, refusal: (goSyntaxError: string) => string): unknown {
+  const text = body.toString('utf8');
   let document: unknown;
   try {
-    document = JSON.parse(body.toString('utf8'));
+    document = JSON.parse(text);
   } catch (error) {
-    throw badRequest((error as Error).message);
+    throw badRequest(refusal(goJSONSyntaxError(text, error as Error)));
   }
   // Merging walks the document recursively.
   checkNestingDepth(document, 'json');
@@ -163,7 +173,7 @@ const jsonPatch: PatchType = {
     try {
       return applyJsonPatch(current, operations, repeats);
     } catch (error) {
-      if (error instanceof PatchApplyError) throw cannotApply(error.message);
+      if (error instanceof PatchApplyError) throw cannotApply();
       throw error;
     }
   },
@@ -199,16 +209,30 @@ function withGoMetadataOrder(patched: unknown): unknown {
   return { ...patched, metadata: inGoObjectMetaMemberOrder(patched.metadata) };
 }
 
+/**
+ * A merge or strategic patch: a JSON object, refused as Go's decoding into a map refuses it,
+ * in the words `refusal` makes of Go's error and its cause.
+ */
+function parseMapPatch(
+  body: Buffer,
+  refusal: (goError: string, cause: 'syntax' | 'type') => string,
+): Record<string, unknown> {
+  const patch = parseJSONDocument(body, (syntax) => refusal(syntax, 'syntax'));
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+    const kind = Array.isArray(patch) ? 'array' : typeof patch;
+    throw badRequest(refusal(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`, 'type'));
+  }
+  return patch as Record<string, unknown>;
+}
+
 const mergePatch: PatchType = {
-  parse(body) {
-    const patch = parseJSONDocument(body);
-    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-      throw badRequest(
-        `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
-      );
-    }
-    return patch;
-  },
+  // Validating fields, the reference decodes the patch itself first ("error decoding patch");
+  // ignoring them, only the merge library reads it, and says no more of its syntax than this.
+  parse: (body, { fieldValidation }) =>
+    parseMapPatch(body, (goError, cause) => {
+      if (fieldValidation !== 'Ignore') return `error decoding patch: ${goError}`;
+      return cause === 'syntax' ? 'Invalid JSON Patch' : goError;
+    }),
   apply: (current, patch) => applyMergePatch(current, patch),
   shown: (patch, patched) => goMarshalPatched(withGoMetadataOrder(patched), openedByMerge(patch)),
   strictProblems: (body) => mapPatchStrictProblems(body.toString('utf8')),
@@ -242,10 +266,11 @@ function hasInfinity(value: unknown): boolean {
  * this entry is not given the handler scope.
  */
 const strategicMergePatch: PatchType = {
-  parse(body, options) {
+  parse(body) {
     // Unlike a merge patch, a strategic one decodes `null` as an empty patch.
     if (body.toString('utf8').trim() === 'null') return {};
-    const patch = mergePatch.parse(body, options) as Record<string, unknown>;
+    // Its decoding into a map is the first to read it, strict or not, and says only Go's words.
+    const patch = parseMapPatch(body, (goError) => goError);
     // The reference decodes the patch into a map of Go numbers: one past float64 is no patch.
     if (hasInfinity(patch)) {
       const overflowing = firstOverflowingLiteral(parseJsonKeepingNumbers(body.toString('utf8')));
@@ -267,7 +292,7 @@ const strategicMergePatch: PatchType = {
     } catch (error) {
       if (!(error instanceof StrategicMergePatchError)) throw error;
       if (error.code === 400) throw badRequest(error.message);
-      if (error.code === 422) throw cannotApply(error.message);
+      if (error.code === 422) throw cannotApply();
       // The reference lets the library's other complaints (an unknown $patch directive, a
       // list item without its merge key) through as 500s; they are faults of the patch.
       throw badRequest(error.message);

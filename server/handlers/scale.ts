@@ -4,7 +4,7 @@
  * store (server/registry/store/scale.ts).
  */
 import { auditAnnotationsOf } from '../audit/record/request-audit';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
@@ -18,7 +18,9 @@ import { operationOptions } from '../registry/store/admission';
 import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
 import { patchDocumentOf, requestedPatchType } from './patch-types';
-import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { endpointOf, type HandlerScope, type ResourceHandler } from './scope';
+import { writeObject } from '../responsewriters/respond';
+import { SCALE_PRINTER } from '../table/scale-printer';
 import {
   checkName,
   checkNamespace,
@@ -59,12 +61,28 @@ async function decodeScaleBody(
   }
 }
 
+/**
+ * A Scale in the negotiated representation. As a Table, a built-in kind's prints with the Scale
+ * printer; a custom resource's keeps its endpoint's table.
+ */
+async function writeScale(scope: HandlerScope, res: Response, scale: KubeObject): Promise<void> {
+  const endpoint = endpointOf(scope);
+  await writeObject({
+    req: res.req,
+    res,
+    settings: scope.context.representations,
+    endpoint: scope.type.custom ? endpoint : { ...endpoint, printer: SCALE_PRINTER },
+    code: 200,
+    object: scale,
+  });
+}
+
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
   return async ({ info, req, res }) => {
     // The parent is read as a GET of it reads it: at the resourceVersion asked for.
     const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
     const parent = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
-    await writeResponse(scope, res, 200, scaleOf(parent, paths));
+    await writeScale(scope, res, scaleOf(parent, paths));
   };
 }
 
@@ -136,6 +154,6 @@ export function scaleWriteHandler(
       auditAnnotations: auditAnnotationsOf(req),
       warnings: req.warnings,
     });
-    await writeResponse(scope, res, 200, scale);
+    await writeScale(scope, res, scale);
   };
 }

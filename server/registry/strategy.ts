@@ -128,6 +128,8 @@ export interface KindBehaviour {
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
+  /** See Strategy.markForDeletion (mutates `object`). */
+  readonly markForDeletion?: (object: KubeObject, now: Date) => void;
 }
 
 export interface StrategyFacts {
@@ -170,7 +172,10 @@ export const RESET_OBJECT_META_FOR_STATUS: readonly (keyof ObjectMeta)[] = [
   'ownerReferences',
 ];
 
-export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): Required<Strategy> {
+/** Every hook of a strategy, but the ones whose absence means the generic behaviour. */
+export type BuiltStrategy = Required<Omit<Strategy, 'markForDeletion'>> & Strategy;
+
+export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): BuiltStrategy {
   const metaRules: ObjectMetaRules = {
     namespaced: facts.namespaced,
     validateName: NAME_VALIDATORS[facts.nameRule],
@@ -287,5 +292,6 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     statusWarnings(object, old) {
       return kind.statusWarnings?.(object, old) ?? [];
     },
+    ...(kind.markForDeletion ? { markForDeletion: kind.markForDeletion } : {}),
   };
 }

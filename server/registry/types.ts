@@ -87,6 +87,12 @@ export interface Strategy {
   warnings?(object: KubeObject, old: KubeObject | undefined, context: WriteContext): string[];
   /** The same for a write of the status subresource, which the reference gives a strategy of its own. */
   statusWarnings?(object: KubeObject, old: KubeObject): string[];
+  /**
+   * A kind whose first deletion is its own (CRDs): marks `object` for deletion in place of the
+   * generic marks, and the object is kept whatever holds it. Later deletions are generic.
+   * Mutates `object`.
+   */
+  markForDeletion?(object: KubeObject, now: Date): void;
 }
 
 /** The scale subresource: where the replica count and selector live in the parent object. */

@@ -37,6 +37,7 @@ interface Eviction {
     readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
     readonly propagationPolicy?: Deletion['propagationPolicy'];
     readonly gracePeriodSeconds?: number;
+    readonly dryRun?: readonly string[];
   };
 }
 
@@ -137,6 +138,21 @@ async function takeDisruption(
   });
 }
 
+/**
+ * Whether the eviction is a dry run: kubectl drain --dry-run=server asks it in the Eviction's
+ * deleteOptions, other clients in the query. As the reference, either asks it alone; when both
+ * do they must agree, and a disagreement is the reference's 500 (a plain error there).
+ */
+function evictionDryRun(eviction: Eviction, queryDryRun: readonly string[]): boolean {
+  const bodyDryRun = eviction.deleteOptions?.dryRun ?? [];
+  if (bodyDryRun.length === 0 || queryDryRun.length === 0) return bodyDryRun.length > 0 || queryDryRun.length > 0;
+  if (bodyDryRun.length !== queryDryRun.length || bodyDryRun.some((value, i) => value !== queryDryRun[i]))
+    throw internalError(
+      `Non-matching dry-run options in request and content: [${queryDryRun.join(' ')}] and [${bodyDryRun.join(' ')}]`,
+    );
+  return true;
+}
+
 /** An Eviction of policy/v1 (or v1beta1, read the same), typed as the reference decodes it, in the URL's namespace. */
 async function readEviction(
   scope: HandlerScope,
@@ -155,10 +171,12 @@ async function readEviction(
 
 export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+    const parameters = queryOf(req);
+    const query = parseWriteOptions(parameters, 'CreateOptions');
     const eviction = await readEviction(scope, req, { options: query, namespace: info.namespace });
     if ((eviction.metadata?.name ?? '') !== info.name)
       throw badRequest('name in URL does not match name in Eviction object');
+    const dryRun = evictionDryRun(eviction, parameters.getAll('dryRun'));
     const key = { namespace: info.namespace, name: info.name };
     const write: WriteRequest = {
       user: req.user,
@@ -169,6 +187,8 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       warnings: req.warnings,
     };
     await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
+    // Admission saw the request's own dry-run; the budget and the pod see the eviction's.
+    const evictionWrite: WriteRequest = { ...write, dryRun };
     const pod = await scope.storage.get(key);
     if (!ignoresBudgets(pod)) {
       const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
@@ -191,34 +211,36 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
         );
       if (selecting.length === 1) {
         const budgetKey = { namespace: info.namespace, name: selecting[0].metadata.name ?? '' };
-        await takeDisruption(budgets, budgetKey, info.name, write);
+        await takeDisruption(budgets, budgetKey, info.name, evictionWrite);
       }
     }
-    await updateObject(scope, {
-      ...write,
-      key,
-      target: 'status',
-      subresource: 'status',
-      manager: fieldManagerOf(req, query),
-      preconditions: { uid: pod.metadata.uid },
-      updatedObject: (current) => {
-        const next = current!;
-        if (next.metadata.deletionTimestamp === undefined) {
-          upsertCondition(
-            next,
-            {
-              type: 'DisruptionTarget',
-              status: 'True',
-              lastProbeTime: null,
-              reason: 'EvictionByEvictionAPI',
-              message: 'Eviction API: evicting',
-            },
-            scope.context.now(),
-          );
-        }
-        return next;
-      },
-    });
+    // The reference marks the pod only when the eviction is real.
+    if (!dryRun)
+      await updateObject(scope, {
+        ...write,
+        key,
+        target: 'status',
+        subresource: 'status',
+        manager: fieldManagerOf(req, query),
+        preconditions: { uid: pod.metadata.uid },
+        updatedObject: (current) => {
+          const next = current!;
+          if (next.metadata.deletionTimestamp === undefined) {
+            upsertCondition(
+              next,
+              {
+                type: 'DisruptionTarget',
+                status: 'True',
+                lastProbeTime: null,
+                reason: 'EvictionByEvictionAPI',
+                message: 'Eviction API: evicting',
+              },
+              scope.context.now(),
+            );
+          }
+          return next;
+        },
+      });
     // The eviction's own grace period decides how long the pod lingers (kubectl drain --grace-period).
     const grace = eviction.deleteOptions?.gracePeriodSeconds;
     const deletion: Deletion = {
@@ -227,10 +249,10 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       ...(typeof grace === 'number' && Number.isInteger(grace) ? { gracePeriodSeconds: grace } : {}),
     };
     await deleteObject(scope, {
-      ...write,
+      ...evictionWrite,
       key,
       deletion,
-      options: operationOptions('DeleteOptions', { dryRun: query.dryRun, ...deletion }),
+      options: operationOptions('DeleteOptions', { dryRun, ...deletion }),
     });
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };

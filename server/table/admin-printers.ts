@@ -119,16 +119,15 @@ export const controllerRevisionPrinter: Printer = {
 };
 
 export const resourceQuotaPrinter: Printer = {
-  // The reference prints Age second here, unlike most kinds.
   columns: [
     NAME_COLUMN,
-    AGE_COLUMN,
     column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     column(
       'Limit',
       'string',
       'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.',
     ),
+    AGE_COLUMN,
   ],
   print(object, now) {
     const status = record(object.status);
@@ -140,7 +139,7 @@ export const resourceQuotaPrinter: Printer = {
       const entry = `${resource}: ${text(used[resource]) || '0'}/${text(hard[resource])}`;
       (resource.split('.')[0] === 'limits' && resource.includes('.') ? limits : requests).push(entry);
     }
-    return { cells: [object.metadata.name, ageOf(object, now), requests.join(', '), limits.join(', ')] };
+    return { cells: [object.metadata.name, requests.join(', '), limits.join(', '), ageOf(object, now)] };
   },
 };
 

@@ -353,7 +353,8 @@ export const cronJobPrinter: Printer = {
         object.metadata.name,
         text(spec.schedule),
         orNone(text(spec.timeZone)),
-        spec.suspend === true,
+        // A boolean column, yet the reference writes the word (its printBoolPtr): True, False or <unset>.
+        typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>',
         list(status.active).length,
         last === '' ? '<none>' : ageSince(last, now),
         ...ageAndTemplateCells(object, now, record(record(jobSpec.template).spec)),

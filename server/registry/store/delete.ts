@@ -16,6 +16,8 @@
  *   6. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
  *      (namespaces also go to phase Terminating), through the update
  *
+ * A kind that marks its first deletion itself (CRDs) does so after step 2 and stops there.
+ *
  * A dry run runs every step but writes nothing.
  */
 import { corruptObjectMetIn, isCorruptObjectError } from '../../../storage/objects/codec';
@@ -144,6 +146,11 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           await scope.context.admission.admit(attributes);
           await scope.context.admission.validate(attributes);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
+          const { markForDeletion } = scope.type.strategy;
+          if (markForDeletion !== undefined && current.metadata.deletionTimestamp === undefined) {
+            markForDeletion(next, scope.context.now());
+            return next;
+          }
           const grace = gracePeriodOf(scope, current, deletion);
           if (grace !== undefined && !markGracefully(next, grace, scope.context.now()))
             throw new AlreadyDeleting(current);

@@ -37,7 +37,8 @@ test('a CRD is created with its defaults, generation 1 and its storage version r
   expect(created.body.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
   expect(created.body.spec.conversion).toEqual({ strategy: 'None' });
   expect(created.body.metadata.generation).toBe(1);
-  expect(created.body.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+  // As in the reference, the cleanup finalizer comes with the first deletion only.
+  expect(created.body.metadata.finalizers).toBeUndefined();
   expect(created.body.status).toEqual({ acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
   // The schema's nested JSONSchemaProps survive decoding unchanged.
   expect(created.body.spec.versions[0].schema).toEqual(crd.spec.versions[0].schema);

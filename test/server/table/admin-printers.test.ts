@@ -66,11 +66,11 @@ describe('printers of the remaining served kinds, as the reference prints them',
     expect(printed('apps', 'controllerrevisions', { revision: 1 }).cells[1]).toBe('<none>');
   });
 
-  test('resource quotas: age, then used/hard of requests and of limits, sorted', () => {
+  test('resource quotas: used/hard of requests and of limits, sorted, then age', () => {
     const status = { hard: { pods: '10', 'limits.cpu': '2', 'requests.memory': '1Gi' }, used: { pods: '3' } };
     expect(printed('', 'resourcequotas', { status })).toEqual({
-      columns: ['Name', 'Age', 'Request', 'Limit'],
-      cells: ['x', '120m', 'pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2'],
+      columns: ['Name', 'Request', 'Limit', 'Age'],
+      cells: ['x', 'pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2', '120m'],
     });
   });
 

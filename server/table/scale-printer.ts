@@ -1,0 +1,26 @@
+/**
+ * The table of a built-in kind's Scale (GET .../deployments/x/scale as a Table, kubectl get
+ * --subresource=scale): the reference's scale endpoints convert with the parent's table
+ * generator, which prints a Scale with its own printer, not the parent's.
+ */
+import { AGE_COLUMN, NAME_COLUMN, column, integer, record } from './columns';
+import { ageOf } from './human-duration';
+import type { Printer } from './printer';
+
+export const SCALE_PRINTER: Printer = {
+  columns: [
+    // The reference's Name column of a Scale carries no `name` format.
+    column('Name', 'string', NAME_COLUMN.description),
+    column('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
+    column('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => ({
+    cells: [
+      object.metadata.name,
+      integer(record(object.spec).replicas),
+      integer(record(object.status).replicas),
+      ageOf(object, now),
+    ],
+  }),
+};

@@ -3,15 +3,14 @@
  * and a load's once the server has gone quiet.
  *
  * A burst allocates fast (start-up's modules, schema tables and first lists; a load's requests),
- * so V8 grows the young generation to its maximum (128 MiB committed under a load of creates
- * and lists here) and keeps those pages committed afterwards. V8's own memory reducer gives them
- * back only sometimes: after 8 s without a full collection, and not at all once it has run its
- * few collections (measured: 10,000 pods created and listed, then 20 quiet seconds, RSS still
- * 392 MiB). A memory-reducing full collection (V8's "last resort" collection, what a low-memory
- * notification runs) shrinks the young generation back to its minimum, compacts the old one and
- * returns the freed pages to the system. The young generation grows again as soon as a load
- * allocates as fast, so throughput under load is unchanged; a fixed `--max-semi-space-size`
- * would not give that.
+ * so V8 grows the young generation to its maximum (32 MiB committed with the 16 MiB semi-spaces
+ * bin/capstan asks for, 128 MiB with V8's own default) and grows the old generation, and keeps
+ * those pages committed afterwards. V8's own memory reducer gives them back only sometimes:
+ * after 8 s without a full collection, and not at all once it has run its few collections
+ * (measured: 10,000 pods created and listed, then 20 quiet seconds, RSS still 392 MiB). A
+ * memory-reducing full collection (V8's "last resort" collection, what a low-memory notification
+ * runs) shrinks the young generation back to its minimum, compacts the old one and returns the
+ * freed pages to the system.
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';

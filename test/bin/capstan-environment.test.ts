@@ -1,7 +1,8 @@
 /**
- * What bin/capstan sets in glibc's allocator before it starts node, read by a module that node
- * requires before the server and that exits at once: the settings that keep an idle server's
- * memory down (see the comments in bin/capstan), and an operator's own values left as they are.
+ * What bin/capstan sets in glibc's allocator and V8's heap before it starts node, read by a
+ * module that node requires before the server and that exits at once: the settings that keep
+ * the server's memory down (see the comments in bin/capstan), and an operator's own values left
+ * as they are.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +11,12 @@ import { join } from 'node:path';
 import { ensureBuilt, ROOT } from '../helpers/capstan-process';
 
 const ALLOCATOR_SETTINGS = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'] as const;
+const MiB = 1 << 20;
 
 describe('bin/capstan', () => {
   let dir: string;
   let probe: string;
+  let youngGenerationProbe: string;
 
   beforeAll(() => {
     ensureBuilt();
@@ -23,6 +26,19 @@ describe('bin/capstan', () => {
       probe,
       `const names = ${JSON.stringify(ALLOCATOR_SETTINGS)};\n` +
         'process.stdout.write(JSON.stringify(Object.fromEntries(names.map((name) => [name, process.env[name]]))));\n' +
+        'process.exit(0);\n',
+    );
+    // Allocates for a moment while keeping the last 300,000 objects alive, so that scavenges
+    // find survivors and V8 grows the young generation as far as it may, then reports its size.
+    youngGenerationProbe = join(dir, 'young-generation.js');
+    writeFileSync(
+      youngGenerationProbe,
+      "const { getHeapSpaceStatistics } = require('node:v8');\n" +
+        'const recent = new Array(300000);\n' +
+        'const began = Date.now();\n' +
+        'for (let i = 0; Date.now() - began < 400; i++) recent[i % recent.length] = { i, text: `x${i}` };\n' +
+        "const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');\n" +
+        'process.stdout.write(String(young.space_size));\n' +
         'process.exit(0);\n',
     );
   });
@@ -38,6 +54,20 @@ describe('bin/capstan', () => {
     const output = execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: { ...environment, ...settings } });
     return JSON.parse(output.toString('utf8')) as Record<string, string | undefined>;
   }
+
+  /** The young generation's size, in bytes, after a burst of allocation in the node that bin/capstan starts. */
+  function youngGenerationAfterBurst(nodeOptions = '') {
+    const environment = { ...process.env, NODE_OPTIONS: `${nodeOptions} --require ${youngGenerationProbe}` };
+    return Number(execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: environment }).toString('utf8'));
+  }
+
+  it('keeps the young generation to 16 MiB a semi-space', () => {
+    expect(youngGenerationAfterBurst()).toBeLessThanOrEqual(2 * 16 * MiB);
+  });
+
+  it("keeps an operator's own young generation size", () => {
+    expect(youngGenerationAfterBurst('--max-semi-space-size=64')).toBeGreaterThan(2 * 16 * MiB);
+  });
 
   it('starts node with two glibc arenas and a fixed mmap threshold', () => {
     expect(allocatorSettingsSeen({})).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });

@@ -24,7 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
-import { jsonText } from '../codec/go-map-order';
+import { jsonText, markedAs, prettyJsonText } from '../codec/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
@@ -102,7 +102,8 @@ export function encodeNegotiated(
       return encodeCbor(value);
     case 'json': {
       const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
-      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : jsonText(value)) + '\n');
+      // Go's indenting marshaller, which the reference prints pretty JSON with, ends without a newline.
+      return Buffer.from(pretty ? prettyJsonText(value) : `${jsonText(value)}\n`);
     }
   }
 }
@@ -141,7 +142,7 @@ function transformObject(options: {
         metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
       });
     case 'PartialObjectMetadata':
-      return asPartialObjectMetadata(object, transform.version);
+      return markedAs(asPartialObjectMetadata(object, transform.version), object);
     case 'PartialObjectMetadataList':
       throw notAcceptableTransform(
         `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(String(object.kind), String(object.apiVersion))})`,
@@ -288,7 +289,7 @@ export async function writeList(
   const unstructured = !metadataOnly && !exchange.endpoint.protobuf;
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
-    ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
+    ? items.map((item) => markedAs(asPartialObjectMetadata(item, transform.version), item) as unknown as JsonObject)
     : exchange.endpoint.protobuf
       ? items.map(withoutTypeMeta)
       : (items as unknown as JsonObject[]);
@@ -362,7 +363,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
       columnsSent = true;
       return table;
     }
-    return asPartialObjectMetadata(object, transform.version);
+    return markedAs(asPartialObjectMetadata(object, transform.version), object);
   };
   if (format === 'protobuf') {
     return {

@@ -34,7 +34,7 @@ import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-t
 import type { JsonObject } from './protobuf';
 import { goJSONEscaped } from '../../api/go-quote';
 import { compareUtf8 } from '../string-order';
-import { markedIfIndexKeyedMetadata, markedIfIndexKeys } from './go-map-order';
+import { markedIfIndexKeyedMetadata, markedIfIndexKeys } from '../json/go-map-order';
 import { sortedJson } from '../json/value';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';

@@ -24,7 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
-import { jsonText, markedAs, prettyJsonText } from '../codec/go-map-order';
+import { jsonText, markedAs, prettyJsonText } from '../json/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';

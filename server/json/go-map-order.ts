@@ -9,10 +9,11 @@
  * order) alike.
  *
  * Telling costs a look at the object; the compact writers are the hot path, so a value read from
- * the store is looked at once (server/codec/storage-value.ts) and marked when it may hold such a key, and the
- * compact writers look only for the mark: a marked value is written by the sorting writer, every
- * other, as before, with JSON.stringify. Pretty JSON, seldom asked for, always goes through the
- * sorting writer.
+ * the store is looked at once (server/codec/storage-value.ts) and marked when it may hold such a
+ * key, values made from it (its metadata alone, a table row) are marked as it is, and the compact
+ * writers look only for the mark: a marked value is written by the sorting writer, every other,
+ * as before, with JSON.stringify. Pretty JSON, seldom asked for, always goes through the sorting
+ * writer.
  */
 import { compareUtf8 } from '../string-order';
 

@@ -24,7 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
-import { jsonText, markedAs, prettyJsonText } from '../json/go-map-order';
+import { jsonText, prettyJsonText } from '../json/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
@@ -142,7 +142,7 @@ function transformObject(options: {
         metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
       });
     case 'PartialObjectMetadata':
-      return markedAs(asPartialObjectMetadata(object, transform.version), object);
+      return asPartialObjectMetadata(object, transform.version);
     case 'PartialObjectMetadataList':
       throw notAcceptableTransform(
         `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(String(object.kind), String(object.apiVersion))})`,
@@ -289,7 +289,7 @@ export async function writeList(
   const unstructured = !metadataOnly && !exchange.endpoint.protobuf;
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
-    ? items.map((item) => markedAs(asPartialObjectMetadata(item, transform.version), item) as unknown as JsonObject)
+    ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
     : exchange.endpoint.protobuf
       ? items.map(withoutTypeMeta)
       : (items as unknown as JsonObject[]);
@@ -363,7 +363,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
       columnsSent = true;
       return table;
     }
-    return markedAs(asPartialObjectMetadata(object, transform.version), object);
+    return asPartialObjectMetadata(object, transform.version);
   };
   if (format === 'protobuf') {
     return {

@@ -3,7 +3,7 @@
  * indices ("9", "10"), which a JavaScript object enumerates first, in numeric order, while Go
  * writes a map's keys sorted by their bytes ("10", "9", "a"). A ConfigMap (stored in protobuf)
  * and a custom resource (stored as JSON) with such keys are read back in each form an answer
- * takes: compact and pretty JSON, YAML, PartialObjectMetadata and its list. Recorded
+ * takes: compact and pretty JSON, YAML, PartialObjectMetadata and its list, and a Table. Recorded
  * against kube-apiserver 1.34.4 into fixtures/index-key-order.json and replayed against capstan
  * by index-key-order.test.ts.
  */
@@ -65,6 +65,7 @@ const GADGET = `{"apiVersion": "index-keys.example.com/v1", "kind": "Gadget",
 
 const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 
 /** The forms an object's answer is read in: a name and the request's path suffix and headers. */
 const READS: readonly { name: string; query?: string; headers: Record<string, string> }[] = [
@@ -75,6 +76,7 @@ const READS: readonly { name: string; query?: string; headers: Record<string, st
   { name: 'metadata', headers: { accept: METADATA } },
   { name: 'metadata ?pretty=true', query: '?pretty=true', headers: { accept: METADATA } },
   { name: 'metadata yaml', headers: { accept: 'application/yaml;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' } },
+  { name: 'table', headers: { accept: TABLE } },
 ];
 
 /** Lists select the object alone (a server's controllers may have written others beside it). */
@@ -86,14 +88,17 @@ const LIST_READS: readonly { name: string; query: string; headers: Record<string
   { name: 'list yaml', query: SELECTED, headers: { accept: 'application/yaml' } },
   { name: 'list metadata', query: SELECTED, headers: { accept: METADATA_LIST } },
   { name: 'list metadata pretty', query: `${SELECTED}&pretty=true`, headers: { accept: METADATA_LIST } },
+  { name: 'list table', query: SELECTED, headers: { accept: TABLE } },
+  { name: 'list table pretty', query: `${SELECTED}&pretty=true`, headers: { accept: TABLE } },
 ];
 
-/** Random and clock-bound values replaced by placeholders, the rest of the bytes kept. */
+/** Random and clock-bound values (a table row's age too) replaced by placeholders, the rest of the bytes kept. */
 export function normalized(body: string): string {
   return body
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>')
-    .replace(/(resourceVersion"?: ?"?)\d+/g, '$1<rv>');
+    .replace(/(resourceVersion"?: ?"?)\d+/g, '$1<rv>')
+    .replace(/"\d+s"(?=\s*\])/g, '"<age>"');
 }
 
 /** Creates the two objects on one server, then reads them in each form; the answers in order. */

@@ -1,13 +1,14 @@
 /**
  * Labels and annotations whose keys are array indices ("10", "9") come out in Go's order in
  * every form an answer takes: sorted by their bytes in JSON, compact or pretty (which ends
- * without a newline), whole, in lists and in PartialObjectMetadata; in yaml.v2's order ("9"
- * before "10") in YAML. A ConfigMap and a custom resource alike. Replays
+ * without a newline), whole, in lists, in PartialObjectMetadata and in table rows; in yaml.v2's
+ * order ("9" before "10") in YAML. A ConfigMap and a custom resource alike. Replays
  * fixtures/index-key-order.json, recorded from kube-apiserver 1.34.4 (see the cases module),
  * against a whole in-process replica: byte for byte, but for a built-in object's whole JSON,
  * whose struct fields capstan does not write in Go's order (`apiVersion` before `kind`,
- * `resourceVersion` last in metadata); there the labels and annotations are compared as
- * written, and the rest as values.
+ * `resourceVersion` last in metadata), where the labels and annotations are compared as
+ * written and the rest as values, and for tables' column descriptions, which capstan words
+ * otherwise.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,11 @@ const STRUCT_ORDER_DIFFERS = new Set([
   'configmap list json pretty',
 ]);
 
+/** The answer with a table's column descriptions replaced by a placeholder. */
+function withoutDescriptions(answer: RecordedAnswer): RecordedAnswer {
+  return { ...answer, body: answer.body.replace(/("description": ?)"(?:[^"\\]|\\.)*"/g, '$1"<description>"') };
+}
+
 /** Each labels or annotations member of a JSON text, as written. */
 function metadataMaps(body: string): string[] {
   return body.match(/"(?:labels|annotations)": ?\{[^{}]*\}/g) ?? [];
@@ -45,7 +51,7 @@ afterAll(async () => {
 });
 
 test.each(recorded.map((answer, index) => [answer.name, index] as const))('%s', (name, index) => {
-  const [answer, reference] = [answers[index], recorded[index]];
+  const [answer, reference] = [answers[index], recorded[index]].map(withoutDescriptions);
   if (!STRUCT_ORDER_DIFFERS.has(name)) {
     expect(answer).toEqual(reference);
     return;

@@ -2,10 +2,10 @@
  * The requests whose answers show the order of labels and annotations whose keys are array
  * indices ("9", "10"), which a JavaScript object enumerates first, in numeric order, while Go
  * writes a map's keys sorted by their bytes ("10", "9", "a"). A ConfigMap (stored in protobuf)
- * and a custom resource (stored as JSON) with such keys are read back in each form an answer
- * takes: compact and pretty JSON, YAML, PartialObjectMetadata and its list, and a Table. Recorded
- * against kube-apiserver 1.34.4 into fixtures/index-key-order.json and replayed against capstan
- * by index-key-order.test.ts.
+ * and a custom resource (stored as JSON) with such keys are created, patched and read back in
+ * each form an answer takes: compact and pretty JSON, YAML, PartialObjectMetadata and its list,
+ * and a Table. Recorded against kube-apiserver 1.34.4 into fixtures/index-key-order.json and
+ * replayed against capstan by index-key-order.test.ts.
  */
 import type { HttpResult } from '../../helpers/server';
 import { waitUntil } from '../../helpers/wait-for';
@@ -122,8 +122,17 @@ export async function indexKeyOrderAnswers(call: Call): Promise<RecordedAnswer[]
     ['configmap', CONFIGMAPS, CONFIGMAP],
     ['custom resource', GADGETS, GADGET],
   ] as const) {
-    const created = await call('POST', collection, { body: object, headers: { 'content-type': 'application/json' } });
-    if (created.status !== 201) throw new Error(`${kind} create: ${created.status} ${created.body}`);
+    await record(
+      `${kind} create`,
+      call('POST', collection, { body: object, headers: { 'content-type': 'application/json' } }),
+    );
+    await record(
+      `${kind} merge patch`,
+      call('PATCH', `${collection}/indexed`, {
+        body: '{"metadata": {"labels": {"b": "d", "11": "e"}}}',
+        headers: { 'content-type': 'application/merge-patch+json' },
+      }),
+    );
     for (const read of READS)
       await record(`${kind} ${read.name}`, call('GET', `${collection}/indexed${read.query ?? ''}`, read));
     for (const read of LIST_READS)

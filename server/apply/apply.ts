@@ -18,7 +18,7 @@ import type { KubeObject } from '../../api/objects';
 import { changedFields, SERVER_OWNED_METADATA, withoutServerOwnedFields } from '../fieldmanager/field-set';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
-import { copyJson, isObject } from '../json/value';
+import { copyJson, goMarshal, isObject } from '../json/value';
 import { appliedFieldSet } from './applied-fields';
 import { compareObjects } from './compare';
 import { applyConflict, sortConflicts, type FieldConflict } from './conflicts';
@@ -167,19 +167,6 @@ function encodeManagers(managers: ReadonlyMap<string, ManagerState>): ManagedFie
   return sortManagedFields(entries);
 }
 
-/** JSON with keys in Go's map order (sorted), as the reference writes the annotation. */
-function sortedJSON(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJSON).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const members = Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${sortedJSON(record[key])}`);
-    return `{${members.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** kubectl's server-side apply keeps a client-side apply annotation, when the object has one, in step. */
 function syncLastApplied(request: ApplyRequest, object: KubeObject): void {
   const annotations = request.live?.metadata.annotations;
@@ -189,7 +176,9 @@ function syncLastApplied(request: ApplyRequest, object: KubeObject): void {
     delete applied.metadata.annotations[LAST_APPLIED];
     if (Object.keys(applied.metadata.annotations).length === 0) delete applied.metadata.annotations;
   }
-  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [LAST_APPLIED]: sortedJSON(applied) };
+  // Written as the reference encodes the applied object: Go's JSON encoder, which ends with a newline.
+  const lastApplied = `${goMarshal(applied)}\n`;
+  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [LAST_APPLIED]: lastApplied };
 }
 
 /**

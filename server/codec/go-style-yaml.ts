@@ -51,11 +51,52 @@ function goNumberText(value: number): string {
 
 const MAX_SIMPLE_KEY_BYTES = 128;
 
-/** Keys in the order the document has always had them: by their UTF-16 code units. */
+/** Keys in the order yaml.v2 writes a map's string keys in (yamlV2KeyOrder). */
 function sortedEntries(object: object): [string, unknown][] {
   return Object.entries(object)
     .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => yamlV2KeyOrder(a, b));
+}
+
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{Nd}/u;
+
+/**
+ * yaml.v2's order of string keys (its keyList.Less): character by character, where the first
+ * difference is between letters the lower character first, a letter after anything else, and
+ * otherwise the runs of digits from there compared as numbers ("9" before "10", "f:9" before
+ * "f:10"), the shorter run first when they are equal; a key before the longer keys it starts.
+ */
+export function yamlV2KeyOrder(a: string, b: string): number {
+  const ar = Array.from(a);
+  const br = Array.from(b);
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) continue;
+    const aLetter = LETTER.test(ar[i]);
+    const bLetter = LETTER.test(br[i]);
+    if (aLetter && bLetter) return ar[i].codePointAt(0)! - br[i].codePointAt(0)!;
+    if (aLetter || bLetter) return aLetter ? 1 : -1;
+    // A zero inside a run of digits that began with another digit counts: the runs are read after a 1.
+    let an = 0;
+    let bn = 0;
+    if (ar[i] === '0' || br[i] === '0') {
+      for (let j = i - 1; j >= 0 && DIGIT.test(ar[j]); j--) {
+        if (ar[j] !== '0') {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    for (; ai < ar.length && DIGIT.test(ar[ai]); ai++) an = an * 10 + (ar[ai].codePointAt(0)! - 0x30);
+    let bi = i;
+    for (; bi < br.length && DIGIT.test(br[bi]); bi++) bn = bn * 10 + (br[bi].codePointAt(0)! - 0x30);
+    if (an !== bn) return an - bn;
+    if (ai !== bi) return ai - bi;
+    return ar[i].codePointAt(0)! - br[i].codePointAt(0)!;
+  }
+  return ar.length - br.length;
 }
 
 function isEmptyCollection(value: unknown): boolean {

@@ -34,7 +34,7 @@ import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-t
 import type { JsonObject } from './protobuf';
 import { goJSONEscaped } from '../../api/go-quote';
 import { compareUtf8 } from '../string-order';
-import { markedIfIndexKeys } from './go-map-order';
+import { markedIfIndexKeyedMetadata, markedIfIndexKeys } from '../json/go-map-order';
 import { sortedJson } from '../json/value';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
@@ -76,7 +76,7 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
     decode: (value) => {
       const object = toMemory(decodeAny(value));
       type.strategy.applyDefaults?.(object, memoryVersion);
-      return object;
+      return markedIfIndexKeyedMetadata(object);
     },
   };
 }
@@ -88,7 +88,10 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
  */
 const CUSTOM_RESOURCE_CODEC: ValueCodec = {
   encode: (object) => goJson(sortedJson(object)),
-  decode: (value) => withResourceVersionSlot(markedIfIndexKeys(decodeAny(value), value.toString('utf8'))),
+  decode: (value) => {
+    const { object, text } = decodeStored(value);
+    return withResourceVersionSlot(text === undefined ? object : markedIfIndexKeys(object, text));
+  },
 };
 
 /**
@@ -130,26 +133,31 @@ const STORED = { nilListsAsNull: true, sharedFieldSets: true };
 
 /** A value in any of the encodings a reference server may have written, by its first bytes. */
 export function decodeAny(value: Buffer): KubeObject {
+  return decodeStored(value).object;
+}
+
+/** A stored value decoded, with its text where it is JSON or YAML (read once, for checks of the text). */
+function decodeStored(value: Buffer): { object: KubeObject; text?: string } {
   if (value.subarray(0, PROTOBUF_MAGIC.length).equals(PROTOBUF_MAGIC))
-    return decodeEnvelope(value, STORED) as unknown as KubeObject;
-  const object = decodeWhole(value);
-  shareFieldSetsOf(object);
-  return object;
+    return { object: decodeEnvelope(value, STORED) as unknown as KubeObject };
+  const decoded = decodeWhole(value);
+  shareFieldSetsOf(decoded.object);
+  return decoded;
 }
 
 /** A value in one of the encodings decoded whole rather than field by field. */
-function decodeWhole(value: Buffer): KubeObject {
+function decodeWhole(value: Buffer): { object: KubeObject; text?: string } {
   if (value.subarray(0, SELF_DESCRIBED_CBOR.length).equals(SELF_DESCRIBED_CBOR))
-    return decodeCbor(value) as unknown as KubeObject;
+    return { object: decodeCbor(value) as unknown as KubeObject };
   const text = value.toString('utf8');
-  if (text.trimStart().startsWith('{')) return JSON.parse(text) as KubeObject;
+  if (text.trimStart().startsWith('{')) return { object: JSON.parse(text) as KubeObject, text };
   const parsed: unknown = parseYaml(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(
       `couldn't get version/kind; json parse error: ${JSON.stringify(text.slice(0, 40))} is not an object`,
     );
   }
-  return parsed as KubeObject;
+  return { object: parsed as KubeObject, text };
 }
 
 /** JSON text as Go's encoder ends it: HTML-safe escapes and a final newline. */

@@ -24,7 +24,7 @@ import {
 } from '../codec/media-type';
 import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
-import { jsonText } from '../codec/go-map-order';
+import { jsonText, prettyJsonText } from '../json/go-map-order';
 import type { JsonObject } from '../codec/protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from '../codec/cbor';
@@ -102,7 +102,8 @@ export function encodeNegotiated(
       return encodeCbor(value);
     case 'json': {
       const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
-      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : jsonText(value)) + '\n');
+      // Go's indenting marshaller, which the reference prints pretty JSON with, ends without a newline.
+      return Buffer.from(pretty ? prettyJsonText(value) : `${jsonText(value)}\n`);
     }
   }
 }

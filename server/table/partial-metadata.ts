@@ -4,6 +4,7 @@
  */
 import { inGoObjectMetaOrder } from '../../api/object-meta-order';
 import type { KubeObject, ObjectMeta } from '../../api/objects';
+import { markedAs } from '../json/go-map-order';
 
 export interface PartialObjectMetadata {
   readonly kind: 'PartialObjectMetadata';
@@ -21,12 +22,14 @@ export function metaApiVersion(version: string): string {
   return `meta.k8s.io/${version}`;
 }
 
+/** The object's metadata alone, marked as the object is for the JSON writers (its labels and annotations are the same maps). */
 export function asPartialObjectMetadata(object: KubeObject, version = 'v1'): PartialObjectMetadata {
-  return {
+  const partial: PartialObjectMetadata = {
     kind: 'PartialObjectMetadata',
     apiVersion: metaApiVersion(version),
     metadata: inGoObjectMetaOrder(object.metadata),
   };
+  return markedAs(partial, object);
 }
 
 /** A list's head in metadata form; items follow one by one (`asPartialObjectMetadata`). */

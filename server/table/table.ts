@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../../api/objects';
 import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from './partial-metadata';
+import { markedAs } from '../json/go-map-order';
 import { badRequest } from '../status/catalogue';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../storage/objects/store-watch';
 import type { ColumnDefinition } from './columns';
@@ -60,7 +61,8 @@ function row(printer: Printer, object: KubeObject, options: TableOptions): Table
       : includeObject === 'Object'
         ? object
         : asPartialObjectMetadata(object, options.version);
-  return { ...printed, ...(embedded === undefined ? {} : { object: embedded }) };
+  // Marked as its object is: the row carries the object's maps to the JSON writers.
+  return markedAs({ ...printed, ...(embedded === undefined ? {} : { object: embedded }) }, object);
 }
 
 export type TableOfOptions = TableOptions & {
@@ -72,7 +74,8 @@ export type TableOfOptions = TableOptions & {
 
 export function tableOf(options: TableOfOptions): Table {
   const { head, rows } = tableInParts(options);
-  return { ...head, rows: [...rows] };
+  const table: Table = { ...head, rows: [...rows] };
+  return table.rows.reduce((marked, row) => markedAs(marked, row), table);
 }
 
 /**

@@ -171,6 +171,19 @@ describe('from client-side to server-side apply', () => {
     ]);
     expect(refused.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas\n');
   });
+
+  test('kubectl apply --server-side rewrites the last-applied annotation as Go encodes the applied object', async () => {
+    // escaped-server-side.expected-annotations.json is what kube-apiserver 1.34.4 held after the
+    // same two commands: keys sorted by their bytes, <, > and & escaped, a final newline.
+    expect(await kubectlOk(['apply', '-f', fixture('escaped.yaml')])).toBe('configmap/escaped created\n');
+    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('escaped-server-side.yaml')])).toBe(
+      'configmap/escaped serverside-applied\n',
+    );
+    const object = await getJson(`${CONFIGMAPS}/escaped`);
+    expect((object.metadata as Json).annotations).toEqual(
+      JSON.parse(readFileSync(fixture('escaped-server-side.expected-annotations.json'), 'utf8')),
+    );
+  });
 });
 
 interface Answer {

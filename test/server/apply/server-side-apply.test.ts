@@ -391,6 +391,9 @@ describe('server-side apply', () => {
     );
   });
 
+  // The annotation is the applied object as Go's encoder writes it, ending in a newline, as
+  // kube-apiserver 1.34.4 rewrote it after kubectl 1.33's `apply --server-side` (recorded for
+  // test/client/apply.test.ts).
   test('kubectl keeps a client-side last-applied annotation in step', () => {
     const annotation = 'kubectl.kubernetes.io/last-applied-configuration';
     const live = apply({
@@ -402,7 +405,7 @@ describe('server-side apply', () => {
     const object = apply({ live, config, manager: 'kubectl', now: T2, force: true });
     expect(object.metadata.annotations).toEqual({
       [annotation]:
-        '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3}}',
+        '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3}}\n',
     });
   });
 

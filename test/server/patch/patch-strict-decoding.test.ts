@@ -14,11 +14,8 @@
  * value (the library then decoded it, and the last of the key won) or tested it; a copy or move
  * keeps it repeated, and the 422 quotes it so.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { replayRecordedPatches } from '../../helpers/recorded-patches';
 import { normalizedQuote } from './patch-strict-decoding-quote';
 
 interface Case {
@@ -38,53 +35,34 @@ interface Case {
   readonly patched?: string;
 }
 
-const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'patch-strict-decoding.json'), 'utf8')) as {
-  object: { metadata: { name: string }; data: Record<string, string> };
-  cases: Case[];
-};
-const COLLECTION = '/api/v1/namespaces/default/configmaps';
-
-let testStore: TestStore;
-let api: ServedApi;
-
-beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: BUILTIN_TYPES }) });
-  const created = await fetch(`${api.base}${COLLECTION}`, {
-    method: 'POST',
-    // No user agent, as the recorder sent none: the manager the quoted object names is "unknown".
-    headers: { 'content-type': 'application/json', 'user-agent': '' },
-    body: JSON.stringify(FIXTURE.object),
-  });
-  expect(created.status).toBe(201);
-});
-
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
-
-test.each(FIXTURE.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-  const url = `${api.base}${COLLECTION}/${FIXTURE.object.metadata.name}`;
-  const response = await fetch(`${url}?dryRun=All&fieldValidation=${c.fieldValidation}`, {
-    method: 'PATCH',
-    headers: { 'content-type': c.contentType },
-    body: c.body,
-  });
-  const answer = (await response.json()) as { reason?: string; message?: string };
-  const message = answer.message ?? '';
-  const strictAt = message.indexOf('strict decoding error: ');
-  expect({
-    status: response.status,
-    reason: answer.reason ?? '',
-    ...(c.strictError !== undefined ? { strictError: strictAt >= 0 ? message.slice(strictAt) : message } : { message }),
-    warning: response.headers.get('warning') ?? '',
-    ...(c.patched !== undefined ? { patched: normalizedQuote(message) } : {}),
-  }).toEqual({
-    status: c.status,
-    reason: c.reason,
-    ...(c.strictError !== undefined ? { strictError: c.strictError } : { message: c.message }),
-    warning: c.warning,
-    ...(c.patched !== undefined ? { patched: c.patched } : {}),
-  });
+replayRecordedPatches<{ metadata: { name: string }; data: Record<string, string> }, Case>({
+  fixture: join(__dirname, 'fixtures', 'patch-strict-decoding.json'),
+  collection: '/api/v1/namespaces/default/configmaps',
+  // No user agent, as the recorder sent none: the manager the quoted object names is "unknown".
+  createHeaders: { 'user-agent': '' },
+  replay: async (c, target) => {
+    const response = await target.patch({
+      suffix: `?dryRun=All&fieldValidation=${c.fieldValidation}`,
+      contentType: c.contentType,
+      body: c.body,
+    });
+    const answer = (await response.json()) as { reason?: string; message?: string };
+    const message = answer.message ?? '';
+    const strictAt = message.indexOf('strict decoding error: ');
+    expect({
+      status: response.status,
+      reason: answer.reason ?? '',
+      ...(c.strictError !== undefined
+        ? { strictError: strictAt >= 0 ? message.slice(strictAt) : message }
+        : { message }),
+      warning: response.headers.get('warning') ?? '',
+      ...(c.patched !== undefined ? { patched: normalizedQuote(message) } : {}),
+    }).toEqual({
+      status: c.status,
+      reason: c.reason,
+      ...(c.strictError !== undefined ? { strictError: c.strictError } : { message: c.message }),
+      warning: c.warning,
+      ...(c.patched !== undefined ? { patched: c.patched } : {}),
+    });
+  },
 });

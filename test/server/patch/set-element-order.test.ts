@@ -9,11 +9,8 @@
  * in a value the object lacks (or in a map a `$patch: replace` replaces) stay in it, as the
  * library leaves them, and are refused as the unknown fields or map keys they then are.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { replayRecordedPatches } from '../../helpers/recorded-patches';
 
 interface Lists {
   readonly finalizers: string[];
@@ -37,31 +34,6 @@ interface Deployment {
   spec: { template: { spec: { containers: { name: string; ports?: { containerPort: number }[] }[] } } };
 }
 
-const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'set-element-order.json'), 'utf8')) as {
-  object: Deployment;
-  cases: Case[];
-};
-const COLLECTION = '/apis/apps/v1/namespaces/default/deployments';
-
-let testStore: TestStore;
-let api: ServedApi;
-
-beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: BUILTIN_TYPES }) });
-  const created = await fetch(`${api.base}${COLLECTION}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(FIXTURE.object),
-  });
-  expect(created.status).toBe(201);
-});
-
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
-
 function listsOf(deployment: Deployment): Lists {
   const { containers } = deployment.spec.template.spec;
   return {
@@ -79,21 +51,24 @@ function expectedOf(c: Case): { status: number; reason?: string; message?: strin
   return { status: c.status };
 }
 
-test.each(FIXTURE.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-  const url = `${api.base}${COLLECTION}/${FIXTURE.object.metadata.name}`;
-  const response = await fetch(`${url}?dryRun=All${c.query}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/strategic-merge-patch+json' },
-    body: c.body,
-  });
-  const answer = (await response.json()) as { reason?: string; message?: string } & Deployment;
-  const expected = expectedOf(c);
-  expect({
-    status: response.status,
-    ...(expected.reason !== undefined && { reason: answer.reason }),
-    ...(expected.message !== undefined && { message: answer.message }),
-  }).toEqual(expected);
-  if (c.patched !== undefined) expect(listsOf(answer)).toEqual(c.patched);
-  const current = (await (await fetch(url)).json()) as Deployment;
-  expect(listsOf(current)).toEqual(listsOf(FIXTURE.object));
+const FIXTURE = replayRecordedPatches<Deployment, Case>({
+  fixture: join(__dirname, 'fixtures', 'set-element-order.json'),
+  collection: '/apis/apps/v1/namespaces/default/deployments',
+  replay: async (c, target) => {
+    const response = await target.patch({
+      suffix: `?dryRun=All${c.query}`,
+      contentType: 'application/strategic-merge-patch+json',
+      body: c.body,
+    });
+    const answer = (await response.json()) as { reason?: string; message?: string } & Deployment;
+    const expected = expectedOf(c);
+    expect({
+      status: response.status,
+      ...(expected.reason !== undefined && { reason: answer.reason }),
+      ...(expected.message !== undefined && { message: answer.message }),
+    }).toEqual(expected);
+    if (c.patched !== undefined) expect(listsOf(answer)).toEqual(c.patched);
+    const current = (await (await fetch(target.url)).json()) as Deployment;
+    expect(listsOf(current)).toEqual(listsOf(FIXTURE.object));
+  },
 });

@@ -9,9 +9,8 @@
  * alike; fixtures/strategic-merge-conversion.json was recorded from kube-apiserver 1.34.4 with
  * dry runs on one Deployment of one replica (`replicas`: the count answered).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { replayRecordedPatches } from '../../helpers/recorded-patches';
 
 interface Case {
   readonly name: string;
@@ -24,52 +23,30 @@ interface Case {
   readonly replicas?: number;
 }
 
-const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'strategic-merge-conversion.json'), 'utf8')) as {
-  object: unknown;
-  cases: Case[];
-};
-const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
-
-let testStore: TestStore;
-let api: ServedApi;
-
-beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor);
-  const created = await fetch(`${api.base}${DEPLOYMENTS}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(FIXTURE.object),
-  });
-  expect(created.status).toBe(201);
-});
-
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
-
-test.each(FIXTURE.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-  const path = `${DEPLOYMENTS}/converted${c.subresource === '' ? '' : `/${c.subresource}`}?dryRun=All`;
-  const response = await fetch(`${api.base}${path}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/strategic-merge-patch+json' },
-    body: c.patch,
-  });
-  const answer = (await response.json()) as {
-    kind?: string;
-    reason?: string;
-    message?: string;
-    details?: { causes?: { field: string; message: string }[] };
-    spec?: { replicas?: number };
-  };
-  const isStatus = answer.kind === 'Status';
-  const causes = answer.details?.causes?.map(({ field, message }) => `${field}: ${message}`);
-  expect({
-    status: response.status,
-    reason: isStatus ? (answer.reason ?? '') : '',
-    message: isStatus ? answer.message : undefined,
-    causes: causes?.length ? causes : undefined,
-    replicas: isStatus ? undefined : (answer.spec?.replicas ?? 0),
-  }).toEqual({ status: c.status, reason: c.reason, message: c.message, causes: c.causes, replicas: c.replicas });
+replayRecordedPatches<{ metadata: { name: string } }, Case>({
+  fixture: join(__dirname, 'fixtures', 'strategic-merge-conversion.json'),
+  collection: '/apis/apps/v1/namespaces/default/deployments',
+  replay: async (c, target) => {
+    const response = await target.patch({
+      suffix: `${c.subresource === '' ? '' : `/${c.subresource}`}?dryRun=All`,
+      contentType: 'application/strategic-merge-patch+json',
+      body: c.patch,
+    });
+    const answer = (await response.json()) as {
+      kind?: string;
+      reason?: string;
+      message?: string;
+      details?: { causes?: { field: string; message: string }[] };
+      spec?: { replicas?: number };
+    };
+    const isStatus = answer.kind === 'Status';
+    const causes = answer.details?.causes?.map(({ field, message }) => `${field}: ${message}`);
+    expect({
+      status: response.status,
+      reason: isStatus ? (answer.reason ?? '') : '',
+      message: isStatus ? answer.message : undefined,
+      causes: causes?.length ? causes : undefined,
+      replicas: isStatus ? undefined : (answer.spec?.replicas ?? 0),
+    }).toEqual({ status: c.status, reason: c.reason, message: c.message, causes: c.causes, replicas: c.replicas });
+  },
 });

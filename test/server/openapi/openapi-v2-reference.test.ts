@@ -1,8 +1,10 @@
 /**
  * capstan's `/openapi/v2` against the reference's. fixtures/openapi-v2 holds the document a
- * kube-apiserver 1.34.4 served with the two CRDs of the v3 test (recorded.json says how);
- * capstan serves it with the same CRDs, and every difference is reported by its JSON path.
+ * kube-apiserver 1.34.4 served with the two CRDs of the v3 test, and its protobuf form's length
+ * and SHA-256 (recorded.json says how); capstan serves it with the same CRDs, and every
+ * difference is reported by its JSON path.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -12,7 +14,13 @@ import { waitFor } from '../../helpers/wait-for';
 
 const FIXTURES = join(__dirname, 'fixtures', 'openapi-v2');
 const CRD_FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
-const recorded = JSON.parse(readFileSync(join(FIXTURES, 'recorded.json'), 'utf8')) as { readonly json: string };
+const recorded = JSON.parse(readFileSync(join(FIXTURES, 'recorded.json'), 'utf8')) as {
+  readonly accept: string;
+  readonly contentType: string;
+  readonly json: string;
+  readonly protobufLength: number;
+  readonly protobufSha256: string;
+};
 
 describe('OpenAPI v2 document equal to the reference', () => {
   let server: TestServer;
@@ -49,5 +57,12 @@ describe('OpenAPI v2 document equal to the reference', () => {
     // By JSON path first, to say what differs; then the bytes, which member order and escapes change.
     expect(differences(JSON.parse(body), JSON.parse(reference))).toEqual([]);
     expect(body).toBe(reference);
+  });
+
+  test("the reference's protobuf, byte for byte", async () => {
+    const answer = await get({ accept: recorded.accept });
+    expect(answer.headers['content-type']).toBe(recorded.contentType);
+    expect(answer.bytes.length).toBe(recorded.protobufLength);
+    expect(createHash('sha256').update(answer.bytes).digest('hex')).toBe(recorded.protobufSha256);
   });
 });

@@ -21,15 +21,19 @@ interface Downloaded {
   readonly v2?: ExtensionV2Part;
 }
 
-/** The paths of `/apis/<group>/<version>` and below, and every definition, of a v2 document. */
+/** The paths of `/apis/<group>/<version>` and below, and every definition and shared parameter, of a v2 document. */
 function v2PartOf(
-  document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
+  document: {
+    paths?: Record<string, unknown>;
+    definitions?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+  },
   prefix: string,
 ): ExtensionV2Part {
   const paths = Object.fromEntries(
     Object.entries(document.paths ?? {}).filter(([path]) => path === prefix || path.startsWith(`${prefix}/`)),
   );
-  return { paths, definitions: document.definitions ?? {} };
+  return { paths, definitions: document.definitions ?? {}, parameters: document.parameters ?? {} };
 }
 
 export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
@@ -100,10 +104,7 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     try {
       const document = await fetchFromExtension(tls, '/openapi/v2', 'application/json');
       if (document.status !== 200) return undefined;
-      return v2PartOf(
-        document.json() as { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
-        prefix,
-      );
+      return v2PartOf(document.json() as Parameters<typeof v2PartOf>[0], prefix);
     } catch {
       return undefined;
     }

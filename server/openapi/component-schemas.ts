@@ -2,7 +2,7 @@
  * The schemas an OpenAPI document carries: the definitions its operations name and everything
  * they reach through `$ref`, rendered for OpenAPI v2 (`#/definitions/...`) or v3
  * (`#/components/schemas/...`). Project-private keywords (`x-capstan-*`, the protobuf field
- * numbers) are stripped; in v3 a `$ref` with sibling keywords becomes `allOf: [{$ref}]` plus the
+ * numbers) are stripped, and in v2 the defaults; in v3 a `$ref` with sibling keywords becomes `allOf: [{$ref}]` plus the
  * siblings, since OpenAPI 3.0 ignores a reference's siblings (the reference renders it so).
  */
 import type { GroupVersionKind } from '../../api/identity';
@@ -65,7 +65,7 @@ export function renderSchemas(options: {
     rendered[name] =
       kinds === undefined
         ? schema
-        : inReferenceOrder({ ...schema, [GVK_EXTENSION]: mergeKinds(schema[GVK_EXTENSION], kinds) });
+        : inReferenceOrder({ ...schema, [GVK_EXTENSION]: mergeKinds(schema[GVK_EXTENSION], kinds) }, options.flavour);
   }
   return rendered;
 }
@@ -75,8 +75,9 @@ export function refTo(name: string, flavour: OpenAPIFlavour): string {
 }
 
 /**
- * The order the reference writes a schema's keywords in: its Go schema type's fields, then the
- * extensions by name, then `$ref`, then the Swagger-only fields; the maps among them (properties,
+ * The order the reference writes a schema's keywords in: its Go schema type's fields, then in v3
+ * the extensions by name, then `$ref`, then the Swagger-only fields; in v2, whose encoder writes
+ * the extensions last, the Swagger-only fields, `$ref`, then the extensions. The maps among them (properties,
  * and any JSON value a keyword holds: default, enum, example, an extension's) by key, as Go
  * writes maps. Keeping it makes the documents' bytes the reference's.
  */
@@ -115,23 +116,33 @@ const SCHEMA_KEYWORD_ORDER = [
   'additionalItems',
   'definitions',
 ];
-const AFTER_EXTENSIONS_ORDER = ['$ref', '$schema', 'discriminator', 'readOnly', 'externalDocs', 'example'];
+const V3_AFTER_EXTENSIONS_ORDER = ['$ref', '$schema', 'discriminator', 'readOnly', 'externalDocs', 'example'];
+const V2_BEFORE_EXTENSIONS_ORDER = ['discriminator', 'readOnly', 'externalDocs', 'example', '$schema', '$ref'];
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependencies', 'definitions']);
 const SCHEMA_VALUED = new Set(['items', 'not', 'additionalProperties', 'additionalItems']);
 const SCHEMA_LISTS = new Set(['allOf', 'oneOf', 'anyOf']);
 
-const KEYWORD_RANKS = new Map<string, number>([
-  ...SCHEMA_KEYWORD_ORDER.map((keyword, index) => [keyword, index] as const),
-  ...AFTER_EXTENSIONS_ORDER.map((keyword, index) => [keyword, SCHEMA_KEYWORD_ORDER.length + 1 + index] as const),
-]);
-const EXTENSION_RANK = SCHEMA_KEYWORD_ORDER.length;
-const UNKNOWN_RANK = SCHEMA_KEYWORD_ORDER.length + 1 + AFTER_EXTENSIONS_ORDER.length;
-
-function keywordRank(keyword: string): number {
-  return KEYWORD_RANKS.get(keyword) ?? (keyword.startsWith('x-') ? EXTENSION_RANK : UNKNOWN_RANK);
+/** Each flavour's ranks: the keywords before the extensions, then the extensions, then those after them. */
+function keywordRanks(before: readonly string[], after: readonly string[]): (keyword: string) => number {
+  const ranks = new Map<string, number>([
+    ...before.map((keyword, index) => [keyword, index] as const),
+    ...after.map((keyword, index) => [keyword, before.length + 1 + index] as const),
+  ]);
+  const extensionRank = before.length;
+  const unknownRank = before.length + 1 + after.length;
+  return (keyword) => ranks.get(keyword) ?? (keyword.startsWith('x-') ? extensionRank : unknownRank);
 }
 
-/** A CRD's validation rules are a Go struct in the reference, written in its fields' order. */
+const KEYWORD_RANK: Readonly<Record<OpenAPIFlavour, (keyword: string) => number>> = {
+  v2: keywordRanks([...SCHEMA_KEYWORD_ORDER, ...V2_BEFORE_EXTENSIONS_ORDER], []),
+  v3: keywordRanks(SCHEMA_KEYWORD_ORDER, V3_AFTER_EXTENSIONS_ORDER),
+};
+
+/**
+ * A CRD's validation rules are a Go struct in the reference, written in its fields' order in
+ * v3; its v2 document passes through the aggregator, which reads them back as maps and writes
+ * their keys sorted, as every extension's value.
+ */
 const VALIDATION_RULES = 'x-kubernetes-validations';
 const VALIDATION_RULE_ORDER = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf'];
 
@@ -153,8 +164,9 @@ function withSortedKeys(value: unknown): unknown {
 }
 
 /** The keywords of a rendered schema (its subschemas rendered already) in the reference's order. */
-function inReferenceOrder(schema: Record<string, unknown>): Record<string, unknown> {
-  const keywords = Object.keys(schema).sort((a, b) => keywordRank(a) - keywordRank(b) || (a < b ? -1 : a > b ? 1 : 0));
+function inReferenceOrder(schema: Record<string, unknown>, flavour: OpenAPIFlavour): Record<string, unknown> {
+  const rank = KEYWORD_RANK[flavour];
+  const keywords = Object.keys(schema).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(keywords.map((keyword) => [keyword, schema[keyword]]));
 }
 
@@ -167,6 +179,9 @@ function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key.startsWith(PRIVATE_KEYWORD_PREFIX)) continue;
+    // The reference's v2 handler prunes every default out of its definitions (kube-openapi's
+    // PruneDefaults, in apiserver's routes/openapi.go); v3 keeps them.
+    if (flavour === 'v2' && key === 'default') continue;
     if (key === '$ref' && typeof child === 'string' && child.startsWith(SOURCE_REF_PREFIX)) {
       result[key] = refTo(child.slice(SOURCE_REF_PREFIX.length), flavour);
     } else if (SCHEMA_MAPS.has(key) && child !== null && typeof child === 'object') {
@@ -175,7 +190,7 @@ function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
       result[key] = child.map(render);
     } else if (SCHEMA_VALUED.has(key)) {
       result[key] = Array.isArray(child) ? child.map(render) : render(child);
-    } else if (key === VALIDATION_RULES && Array.isArray(child)) {
+    } else if (key === VALIDATION_RULES && Array.isArray(child) && flavour === 'v3') {
       result[key] = child.map((rule) => inFieldOrder(rule, VALIDATION_RULE_ORDER));
     } else {
       result[key] = withSortedKeys(child);
@@ -188,9 +203,9 @@ function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
   }
   if (flavour === 'v3' && typeof result.$ref === 'string' && Object.keys(result).length > 1) {
     const { $ref, ...siblings } = result;
-    return inReferenceOrder({ allOf: [{ $ref }], ...siblings });
+    return inReferenceOrder({ allOf: [{ $ref }], ...siblings }, flavour);
   }
-  return inReferenceOrder(result);
+  return inReferenceOrder(result, flavour);
 }
 
 function collectRefs(value: unknown, into: string[]): void {

@@ -6,7 +6,9 @@
 import type { GroupVersion, GroupVersionKind } from '../../api/identity';
 import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
 import type { ServedGroup, ServedGroupVersion } from '../discovery/served-groups';
-import { definitionClosure, refTo, renderSchemas, type Definitions } from './component-schemas';
+import { definitionClosure, refTo, renderSchemas, type Definitions, type OpenAPIFlavour } from './component-schemas';
+import { nonResourceDocuments } from './non-resource-paths';
+import { shareParameters } from './shared-parameters';
 import {
   groupVersionPaths,
   isCustomResource,
@@ -26,6 +28,10 @@ export interface DocumentInfo {
 
 const SECURITY_SCHEME = {
   BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' },
+};
+/** The same scheme in the field order of the reference's v2 type. */
+const V2_SECURITY_SCHEME = {
+  BearerToken: { description: 'Bearer Token authentication', type: 'apiKey', name: 'authorization', in: 'header' },
 };
 const CUSTOM_RESOURCE_INFO: DocumentInfo = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
 const SECURITY = [{ BearerToken: [] as string[] }];
@@ -99,28 +105,35 @@ export function openAPIV3NonResourceDocument(options: {
   };
 }
 
-/** The Swagger 2.0 document of every served group-version. */
+/**
+ * The Swagger 2.0 document of every served group-version and of the paths outside them, its
+ * parameters shared as the reference's v2 builder shares them (shared-parameters.ts).
+ */
 export function openAPIV2Document(options: {
   groups: readonly ServedGroup[];
   definitions: Definitions;
   info: DocumentInfo;
 }): object {
   const groupVersions = options.groups.flatMap((group) => group.versions);
-  const paths = groupVersions
-    .flatMap((groupVersion) => groupVersionPaths(groupVersion, options.definitions))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const paths = [
+    ...groupVersions.flatMap((groupVersion) => groupVersionPaths(groupVersion, options.definitions)),
+    ...[...nonResourceDocuments(options.groups).values()].flat(),
+  ].sort((a, b) => compareStrings(a.path, b.path));
   const definitions = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
     flavour: 'v2',
     kinds: servedKinds(groupVersions, { groupVersions: schemeGroupVersions(false), definitions: options.definitions }),
   });
+  const pathItems = Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path, options.definitions)]));
+  const parameters = shareParameters(pathItems);
   return {
     swagger: '2.0',
     info: options.info,
-    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path, options.definitions)])),
+    paths: pathItems,
     definitions,
-    securityDefinitions: SECURITY_SCHEME,
+    parameters,
+    securityDefinitions: V2_SECURITY_SCHEME,
     security: SECURITY,
   };
 }
@@ -179,13 +192,17 @@ function servedKinds(
 }
 
 /** A path item's members in the reference's order: the operations by method, then the shared parameters. */
-const V3_METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
 /**
- * As the reference's v3 builder does, a parameter that every operation of a path takes is
- * declared once on the path; the rest stay on their operations. Both lists are sorted by name.
+ * A path's parameters as the reference's builders (v2 and v3) place them: one that every
+ * operation of the path takes is declared once on the path, the rest stay on their operations;
+ * each list sorted by name, then location.
  */
-function v3PathItem(path: ApiPath, definitions: Definitions): object {
+function placedParameters(path: ApiPath): {
+  shared: ParameterSpec[];
+  operations: Array<{ operation: ApiOperation; own: ParameterSpec[] }>;
+} {
   const parametersOf = (operation: ApiOperation) => [...path.parameters, ...operation.parameters];
   const key = (parameter: ParameterSpec) => `${parameter.in} ${parameter.name}`;
   const shared = new Map(parametersOf(path.operations[0]).map((parameter) => [key(parameter), parameter]));
@@ -193,29 +210,32 @@ function v3PathItem(path: ApiPath, definitions: Definitions): object {
     const keys = new Set(parametersOf(operation).map(key));
     for (const name of [...shared.keys()]) if (!keys.has(name)) shared.delete(name);
   }
-  const item: Record<string, unknown> = {};
-  for (const method of V3_METHOD_ORDER) {
+  const operations = METHOD_ORDER.flatMap((method) => {
     const operation = path.operations.find((candidate) => candidate.method === method);
-    if (operation === undefined) continue;
+    if (operation === undefined) return [];
     const own = parametersOf(operation).filter((parameter) => !shared.has(key(parameter)));
-    item[method] = v3Operation(
+    return [{ operation, own: sortedParameters(own) }];
+  });
+  return { shared: sortedParameters([...shared.values()]), operations };
+}
+
+function v3PathItem(path: ApiPath, definitions: Definitions): object {
+  const { shared, operations } = placedParameters(path);
+  const item: Record<string, unknown> = {};
+  for (const { operation, own } of operations)
+    item[operation.method] = v3Operation(
       operation,
-      sortedParameters(own).map((parameter) => v3Parameter(parameter, definitions)),
+      own.map((parameter) => v3Parameter(parameter, definitions)),
     );
-  }
-  if (shared.size > 0)
-    item.parameters = sortedParameters([...shared.values()]).map((parameter) => v3Parameter(parameter, definitions));
+  if (shared.length > 0) item.parameters = shared.map((parameter) => v3Parameter(parameter, definitions));
   return item;
 }
 
 /** By name, then by location, as the reference sorts them. */
-function sortedParameters(parameters: readonly ParameterSpec[]): ParameterSpec[] {
-  const order = (parameter: ParameterSpec) => [parameter.name, parameter.in];
-  return [...parameters].sort((a, b) => {
-    const [nameA, inA] = order(a);
-    const [nameB, inB] = order(b);
-    return nameA < nameB ? -1 : nameA > nameB ? 1 : inA < inB ? -1 : inA > inB ? 1 : 0;
-  });
+function sortedParameters<Parameter extends { readonly name: string; readonly in: string }>(
+  parameters: readonly Parameter[],
+): Parameter[] {
+  return [...parameters].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.in, b.in));
 }
 
 function v3Operation(operation: ApiOperation, parameters: readonly object[]): object {
@@ -251,7 +271,7 @@ function v3Operation(operation: ApiOperation, parameters: readonly object[]): ob
         },
       ]),
     ),
-    ...extensions(operation),
+    ...extensions(operation, 'v3'),
   };
 }
 
@@ -266,29 +286,34 @@ function v3Parameter(parameter: ParameterSpec, definitions: Definitions): object
   };
 }
 
-function v2PathItem(path: ApiPath, definitions: Definitions): object {
+function v2PathItem(path: ApiPath, definitions: Definitions): Record<string, unknown> {
+  const { shared, operations } = placedParameters(path);
   const item: Record<string, unknown> = {};
-  for (const operation of path.operations) item[operation.method] = v2Operation(operation, definitions);
-  if (path.parameters.length > 0)
-    item.parameters = path.parameters.map((parameter) => v2Parameter(parameter, definitions));
+  for (const { operation, own } of operations) item[operation.method] = v2Operation(operation, own, definitions);
+  if (shared.length > 0) item.parameters = shared.map((parameter) => v2Parameter(parameter, definitions));
   return item;
 }
 
-function v2Operation(operation: ApiOperation, definitions: Definitions): object {
+/** A v2 parameter: `name` and `in` are where the sort looks. */
+type V2Parameter = { readonly name: string; readonly in: string } & Record<string, unknown>;
+
+function v2Operation(operation: ApiOperation, own: readonly ParameterSpec[], definitions: Definitions): object {
   const body = operation.requestBody;
-  const bodyParameter = body && {
+  const bodyParameter: V2Parameter | undefined = body && {
     name: 'body',
     in: 'body',
     ...(body.required ? { required: true } : {}),
     schema: { $ref: refTo(body.definition, 'v2') },
   };
-  const parameters = [
+  // In v2 the body is a parameter like the others, sorted among them.
+  const parameters = sortedParameters([
     ...(bodyParameter ? [bodyParameter] : []),
-    ...operation.parameters.map((parameter) => v2Parameter(parameter, definitions)),
-  ];
+    ...own.map((parameter) => v2Parameter(parameter, definitions)),
+  ]);
+  const consumes = body?.mediaTypes ?? operation.consumes ?? ['*/*'];
   return {
     description: operation.description,
-    consumes: body ? body.mediaTypes : ['*/*'],
+    ...(consumes.length > 0 ? { consumes } : {}),
     produces: operation.responseMediaTypes,
     schemes: ['https'],
     tags: [operation.tag],
@@ -304,11 +329,11 @@ function v2Operation(operation: ApiOperation, definitions: Definitions): object 
         },
       ]),
     ),
-    ...extensions(operation),
+    ...extensions(operation, 'v2'),
   };
 }
 
-function v2Parameter(parameter: ParameterSpec, definitions: Definitions): object {
+function v2Parameter(parameter: ParameterSpec, definitions: Definitions): V2Parameter {
   return {
     uniqueItems: true,
     type: parameter.type,
@@ -319,16 +344,25 @@ function v2Parameter(parameter: ParameterSpec, definitions: Definitions): object
   };
 }
 
-function extensions(operation: ApiOperation): object {
+/** The group the reference's aggregator serves itself rather than through a delegate server. */
+const AGGREGATOR_OWN_GROUP = 'apiregistration.k8s.io';
+
+/**
+ * The operation's extensions. The kind is a struct in the reference, written in its fields'
+ * order; but its aggregator reads the v2 documents of the servers it delegates to back as
+ * JSON, and writes their kinds as maps, keys sorted: in v2 only the aggregator's own group
+ * keeps the struct's order.
+ */
+function extensions(operation: ApiOperation, flavour: OpenAPIFlavour): object {
+  const kind = operation.kind;
+  const asMap = flavour === 'v2' && kind?.group !== AGGREGATOR_OWN_GROUP;
   return {
     ...(operation.action ? { 'x-kubernetes-action': operation.action } : {}),
-    ...(operation.kind
+    ...(kind
       ? {
-          'x-kubernetes-group-version-kind': {
-            group: operation.kind.group,
-            version: operation.kind.version,
-            kind: operation.kind.kind,
-          },
+          'x-kubernetes-group-version-kind': asMap
+            ? { group: kind.group, kind: kind.kind, version: kind.version }
+            : { group: kind.group, version: kind.version, kind: kind.kind },
         }
       : {}),
   };

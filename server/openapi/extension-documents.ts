@@ -1,7 +1,7 @@
 /**
  * OpenAPI of extension API servers (the aggregator's remote APIServices), served next to this
  * server's own: each remote group-version's v3 document at `/openapi/v3/apis/<group>/<version>`
- * and in the `/openapi/v3` index, and its paths and definitions merged into `/openapi/v2`
+ * and in the `/openapi/v3` index, and its paths, definitions and shared parameters merged into `/openapi/v2`
  * (where a definition name this server already has keeps this server's).
  */
 
@@ -14,6 +14,8 @@ export interface ExtensionV3Document {
 export interface ExtensionV2Part {
   readonly paths: Readonly<Record<string, unknown>>;
   readonly definitions: Readonly<Record<string, unknown>>;
+  /** The shared parameters the paths name by `$ref` (a kube-openapi server shares most). */
+  readonly parameters: Readonly<Record<string, unknown>>;
 }
 
 /** What the aggregator tells the OpenAPI handlers; `revision` changes whenever the rest does. */
@@ -24,17 +26,33 @@ export interface ExtensionOpenAPI {
   v2Parts(): readonly ExtensionV2Part[];
 }
 
-/** `document` (a v2 document as JSON) with the extensions' paths and definitions added. */
+/**
+ * `document` (a v2 document as JSON) with the extensions' paths, definitions and shared
+ * parameters added. A shared parameter's name carries a hash of its content, so one name
+ * already present is the same parameter.
+ */
 export function mergeV2(
-  document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
+  document: {
+    paths?: Record<string, unknown>;
+    definitions?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+  },
   parts: readonly ExtensionV2Part[],
 ): object {
   if (parts.length === 0) return document;
   const paths = { ...document.paths };
   const definitions = { ...document.definitions };
+  const parameters = { ...document.parameters };
   for (const part of parts) {
     for (const [path, item] of Object.entries(part.paths)) paths[path] ??= item;
     for (const [name, definition] of Object.entries(part.definitions)) definitions[name] ??= definition;
+    for (const [name, parameter] of Object.entries(part.parameters)) parameters[name] ??= parameter;
   }
-  return { ...document, paths, definitions };
+  // By name, as the reference writes the map.
+  const sortedParameters = Object.fromEntries(
+    Object.keys(parameters)
+      .sort()
+      .map((name) => [name, parameters[name]]),
+  );
+  return { ...document, paths, definitions, parameters: sortedParameters };
 }

@@ -64,9 +64,12 @@ interface EncodedDocument {
 const JSON_TYPE = 'application/json';
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-/** The reference writes its documents with Go's encoding/json, whose escapes change the bytes and the hash. */
-function encode(document: object): EncodedDocument {
-  const body = Buffer.from(goJsonStringify(document));
+/**
+ * The reference writes its v3 documents with Go's encoding/json, whose escapes change the bytes
+ * and the hash; its v2 document with kube-openapi's own encoder, which escapes no HTML.
+ */
+function encode(document: object, stringify: (value: unknown) => string = goJsonStringify): EncodedDocument {
+  const body = Buffer.from(stringify(document));
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
@@ -163,7 +166,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     return protobuf;
   };
-  const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()), extensionsRevision);
+  const v2Document = memoizeOnRegistry(registry, () => encode(v2Json(), JSON.stringify), extensionsRevision);
   // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
   const v2Protobuf = memoizeOnRegistry(
     registry,

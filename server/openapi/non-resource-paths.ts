@@ -18,7 +18,7 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /** One GET path, as these are: no parameters, no action, an answer or 401. */
 function getPath(
   path: string,
-  operation: Pick<ApiOperation, 'operationId' | 'description' | 'tag' | 'responseMediaTypes'> & {
+  operation: Pick<ApiOperation, 'operationId' | 'description' | 'tag' | 'responseMediaTypes' | 'consumes'> & {
     definition?: string;
   },
 ): ApiPath {
@@ -35,6 +35,7 @@ function getPath(
         parameters: [],
         responses: [{ code: 200, description: 'OK', ...answer }, UNAUTHORIZED],
         responseMediaTypes: operation.responseMediaTypes,
+        consumes: operation.consumes,
       },
     ],
   };
@@ -51,6 +52,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
           description: "get service account issuer OpenID configuration, also known as the 'OIDC discovery doc'",
           tag: 'WellKnown',
           responseMediaTypes: ['application/json'],
+          consumes: [],
         }),
       ],
     ],
@@ -63,6 +65,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
           tag: 'core',
           definition: `${META}.APIVersions`,
           responseMediaTypes: OBJECT_MEDIA_TYPES,
+          consumes: OBJECT_MEDIA_TYPES,
         }),
       ],
     ],
@@ -75,6 +78,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
           tag: 'apis',
           definition: `${META}.APIGroupList`,
           responseMediaTypes: OBJECT_MEDIA_TYPES,
+          consumes: OBJECT_MEDIA_TYPES,
         }),
       ],
     ],
@@ -92,6 +96,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
         tag: `${camel.charAt(0).toLowerCase()}${camel.slice(1)}`,
         definition: `${META}.APIGroup`,
         responseMediaTypes: OBJECT_MEDIA_TYPES,
+        consumes: OBJECT_MEDIA_TYPES,
       }),
     ]);
   }
@@ -101,6 +106,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
       description: 'get service account issuer OpenID JSON Web Key Set (contains public token verification keys)',
       tag: 'openid',
       responseMediaTypes: ['application/jwk-set+json'],
+      consumes: [],
     }),
   ]);
   documents.set('version', [
@@ -110,6 +116,7 @@ export function nonResourceDocuments(groups: readonly ServedGroup[]): Map<string
       tag: 'version',
       definition: 'io.k8s.apimachinery.pkg.version.Info',
       responseMediaTypes: ['application/json'],
+      consumes: ['application/json'],
     }),
   ]);
   return documents;

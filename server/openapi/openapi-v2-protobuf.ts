@@ -3,11 +3,11 @@
  * `OpenAPISchema()` ask for: the JSON Swagger document turned into gnostic's `openapi.v2.Document`
  * the way gnostic reads a JSON document (its `ParseDocument`), then written with protobufjs from
  * the message schema in `openapi-v2-schema.ts`. Extension values, defaults, enums and examples
- * are gnostic `Any`s carrying the value as YAML text, which is how kubectl reads
- * `x-kubernetes-group-version-kind` back.
+ * are gnostic `Any`s carrying the value as the YAML text yaml.v3 writes (`yaml-v3-text.ts`, as
+ * in the v3 documents), which is how kubectl reads `x-kubernetes-group-version-kind` back.
  */
 import type { Type } from 'protobufjs';
-import { stringify as yamlStringify } from 'yaml';
+import { yamlV3Text } from '../codec/yaml-v3-text';
 
 /** The Content-Type the reference answers with (it also accepts the older `@v1.0` spelling). */
 export const OPENAPI_V2_PROTOBUF_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -56,7 +56,7 @@ function isMap(value: Json | undefined): value is JsonMap {
 }
 
 function anyOf(value: Json): Message {
-  return { yaml: yamlStringify(value) };
+  return { yaml: yamlV3Text(value) };
 }
 
 function vendorExtensions(source: JsonMap): Message[] {
@@ -65,12 +65,16 @@ function vendorExtensions(source: JsonMap): Message[] {
     .map(([name, value]) => ({ name, value: anyOf(value) }));
 }
 
-/** Copies the listed JSON members that are present into proto fields (camelCase → snake_case). */
+/**
+ * Copies the listed JSON members that are present into proto fields (camelCase → snake_case).
+ * A zero (0, false, "") is left out: Go writes no proto3 scalar at its zero value, where
+ * protobufjs would write one it is given.
+ */
 function scalars(source: JsonMap, names: readonly string[]): Message {
   const message: Message = {};
   for (const name of names) {
     const value = source[name];
-    if (value !== undefined && value !== null)
+    if (value !== undefined && value !== null && value !== 0 && value !== false && value !== '')
       message[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
   }
   return message;

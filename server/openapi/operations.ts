@@ -46,11 +46,12 @@ const STREAM_MEDIA_TYPES = [
   'application/json;stream=watch',
   'application/vnd.kubernetes.protobuf;stream=watch',
 ] as const;
+/** In the order the reference's installer lists them, which its v2 document keeps (v3 sorts them). */
 export const PATCH_MEDIA_TYPES = [
-  'application/apply-patch+yaml',
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ] as const;
 /**
  * Strategic merge needs a kind's Go schema, which only built-in kinds have: a type with its
@@ -116,6 +117,11 @@ export interface ApiOperation {
   readonly requestBody?: RequestBodySpec;
   readonly responses: readonly ResponseSpec[];
   readonly responseMediaTypes: readonly string[];
+  /**
+   * What a route without a body says it reads, which a v2 document lists (v3 has no place for
+   * it): absent, any type, as go-restful declares a route that names none; empty, nothing.
+   */
+  readonly consumes?: readonly string[];
 }
 
 export interface ApiPath {
@@ -148,6 +154,7 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion, definitions:
         parameters: [],
         responses: [ok(WELL_KNOWN_DEFINITIONS.apiResourceList), UNAUTHORIZED],
         responseMediaTypes: OBJECT_MEDIA_TYPES,
+        consumes: OBJECT_MEDIA_TYPES,
       },
     ],
   };
@@ -478,7 +485,7 @@ function resourcePaths(options: {
           description: `read ${what}`,
           parameters: optionsParameters(streamOptions, definitions),
           responses: [{ ...OK, bytes: true }, UNAUTHORIZED],
-          responseMediaTypes: [...objectMediaTypes, ...produces],
+          responseMediaTypes: [...produces, ...objectMediaTypes],
           kind: subresource.responseKind,
         }),
       );
@@ -568,6 +575,7 @@ function customResourcePaths(
     tag: naming.tag,
     kind,
     responseMediaTypes: CUSTOM_RESOURCE_MEDIA_TYPES,
+    consumes: CUSTOM_RESOURCE_MEDIA_TYPES,
     ...fields,
   });
   const body = (bodyDefinition: string): RequestBodySpec => ({

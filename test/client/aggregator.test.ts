@@ -109,10 +109,13 @@ const OPENAPI_V2 = {
   paths: {
     '/apis/metrics.k8s.io/v1beta1/nodes': {
       get: { operationId: 'listMetricsV1beta1NodeMetrics', responses: { '200': { description: 'OK' } } },
+      // A kube-openapi server shares its parameters, named by content hash.
+      parameters: [{ $ref: '#/parameters/limit-Zm9vYmFy' }],
     },
     '/version': { get: { operationId: 'getCodeVersion', responses: { '200': { description: 'OK' } } } },
   },
   definitions: { 'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics': NODE_METRICS_SCHEMA },
+  parameters: { 'limit-Zm9vYmFy': { uniqueItems: true, type: 'integer', name: 'limit', in: 'query' } },
 };
 const NODE_METRICS = {
   kind: 'NodeMetricsList',
@@ -485,12 +488,16 @@ test("the extension server's OpenAPI is served with capstan's: its v3 document, 
   const v2 = (await server.request('GET', '/openapi/v2')).json<{
     paths: Record<string, unknown>;
     definitions: Record<string, unknown>;
+    parameters: Record<string, unknown>;
   }>();
   expect(v2.paths['/apis/metrics.k8s.io/v1beta1/nodes']).toEqual(
     OPENAPI_V2.paths['/apis/metrics.k8s.io/v1beta1/nodes'],
   );
   expect(v2.paths['/apis/apps/v1/deployments']).toBeDefined();
   expect(v2.definitions['io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics']).toEqual(NODE_METRICS_SCHEMA);
+  // The shared parameter its path names, next to this server's own.
+  expect(v2.parameters['limit-Zm9vYmFy']).toEqual(OPENAPI_V2.parameters['limit-Zm9vYmFy']);
+  expect(Object.keys(v2.parameters)).toEqual(expect.arrayContaining(['limit-Zm9vYmFy', 'watch-XNNPZGbK']));
   const explained = await server.kubectl(['explain', '--api-version=metrics.k8s.io/v1beta1', 'nodes.usage']);
   expect(explained.stderr).toBe('');
   expect(explained.stdout).toContain('The memory and CPU usage.');

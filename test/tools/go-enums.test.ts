@@ -4,7 +4,8 @@
  * one of each form the API's packages use. Checked against kube-apiserver 1.34.4's /openapi/v2:
  * its 75 described fields with a section got the very same section.
  */
-import { goEnums, withEnumSection } from '../../tools/descriptions/go-enums';
+import { openAPIDescription } from '../../tools/descriptions/go-doc-comments';
+import { enumSectionLines, goEnums } from '../../tools/descriptions/go-enums';
 
 const CORE = `package v1
 
@@ -82,9 +83,15 @@ test('an enum type: one line per value, sorted, the constant name trimmed from i
     ' - `"TCP"` is the TCP protocol.',
     ' - `"UDP"` is the UDP protocol.',
   ]);
-  expect(withEnumSection('The protocol.', enums.sections.get('example.com/api/core/v1.Protocol')!)).toBe(
+  expect(
+    openAPIDescription(['The protocol.', ...enumSectionLines(enums.sections.get('example.com/api/core/v1.Protocol')!)]),
+  ).toBe(
     'The protocol.\n\nPossible enum values:\n - `"SCTP"`\n - `"TCP"` is the TCP protocol.\n - `"UDP"` is the UDP protocol.',
   );
+  // A comment ending in an empty line before its markers leaves one newline more, as the reference's generator does.
+  expect(
+    openAPIDescription(['The protocol.', '', '+required', ...enumSectionLines([' - `"TCP"` is the TCP protocol.'])]),
+  ).toBe('The protocol.\n\n\nPossible enum values:\n - `"TCP"` is the TCP protocol.');
 });
 
 test("a conversion of another package's constant takes its value", () => {

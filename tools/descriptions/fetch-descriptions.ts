@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { docCommentsOf } from './go-doc-comments';
-import { goEnums, withEnumSection, type GoFile } from './go-enums';
+import { enumSectionLines, goEnums, type GoFile } from './go-enums';
 
 const REPO = join(__dirname, '..', '..', '..');
 const GO_MOD = join(REPO, 'tools', 'schemagen', 'go.mod');
@@ -92,22 +92,20 @@ async function main(out: string): Promise<void> {
     for (const [path, bytes] of Object.entries(files)) {
       const packagePath = packagePathOf(path);
       if (!knownPrefixes.has(definitionPrefix(packagePath))) continue;
-      const source = new TextDecoder().decode(bytes);
-      sources.push({ packagePath, source });
-      for (const [type, fields] of docCommentsOf(source)) {
-        const name = `${definitionPrefix(packagePath)}.${type}`;
-        if (known.has(name) && Object.keys(fields).length > 0) descriptions[name] = fields;
-      }
+      sources.push({ packagePath, source: new TextDecoder().decode(bytes) });
     }
   }
+  // The enums first: a field's section is part of the comment its description is made of.
   const enums = goEnums(sources);
-  for (const [struct, fields] of enums.fieldTypes) {
-    const dot = struct.lastIndexOf('.');
-    const described = descriptions[`${definitionPrefix(struct.slice(0, dot))}.${struct.slice(dot + 1)}`];
-    if (described === undefined) continue;
-    for (const [field, type] of fields)
-      if (described[field] !== undefined)
-        described[field] = withEnumSection(described[field], enums.sections.get(type)!);
+  for (const { packagePath, source } of sources) {
+    const addedLines = (struct: string, field: string) => {
+      const type = enums.fieldTypes.get(`${packagePath}.${struct}`)?.get(field);
+      return type === undefined ? undefined : enumSectionLines(enums.sections.get(type)!);
+    };
+    for (const [type, fields] of docCommentsOf(source, addedLines)) {
+      const name = `${definitionPrefix(packagePath)}.${type}`;
+      if (known.has(name) && Object.keys(fields).length > 0) descriptions[name] = fields;
+    }
   }
   // A struct embedded inline lends its fields to the struct that embeds it, and the reference
   // documents them there with the embedded struct's texts (LocalObjectReference's `name` in

@@ -46,19 +46,23 @@ const FIELD = /^\s+[^`/]+`[^`]*json:"([^",]+)/;
 /**
  * Each type of a Go file that has a doc comment → `{ "": its description, <json field>: the
  * field's }`, as the descriptions file holds them. Leading and trailing empty comment lines
- * are dropped and runs of them made one, as go/ast does.
+ * are dropped and runs of them made one, as go/ast does. `addedLines` gives the lines the
+ * reference's generator adds to a field's comment (go-enums.ts's enum section), if any.
  */
-export function docCommentsOf(source: string): Map<string, Record<string, string>> {
+export function docCommentsOf(
+  source: string,
+  addedLines: (struct: string, field: string) => readonly string[] | undefined = () => undefined,
+): Map<string, Record<string, string>> {
   const types = new Map<string, Record<string, string>>();
   let comment: string[] = [];
-  let struct: Record<string, string> | undefined;
-  const describe = (into: Record<string, string>, key: string) => {
+  let struct: { readonly name: string; readonly fields: Record<string, string> } | undefined;
+  const describe = (into: Record<string, string>, key: string, added: readonly string[] = []) => {
     const lines = [...comment];
     while (lines.length > 0 && lines[0] === '') lines.shift();
     while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     for (let index = lines.length - 1; index > 0; index--)
       if (lines[index] === '' && lines[index - 1] === '') lines.splice(index, 1);
-    const description = openAPIDescription(lines);
+    const description = openAPIDescription([...lines, ...added]);
     if (description !== '') into[key] = description;
   };
   for (const line of source.split('\n')) {
@@ -71,7 +75,7 @@ export function docCommentsOf(source: string): Map<string, Record<string, string
       if (line === '}') struct = undefined;
       else {
         const field = FIELD.exec(line);
-        if (field !== null && field[1] !== '-') describe(struct, field[1]);
+        if (field !== null && field[1] !== '-') describe(struct.fields, field[1], addedLines(struct.name, field[1]));
       }
     } else {
       const start = STRUCT_START.exec(line) ?? OTHER_TYPE.exec(line);
@@ -79,7 +83,7 @@ export function docCommentsOf(source: string): Map<string, Record<string, string
         const described: Record<string, string> = {};
         describe(described, '');
         types.set(start[1], described);
-        if (STRUCT_START.test(line)) struct = described;
+        if (STRUCT_START.test(line)) struct = { name: start[1], fields: described };
       }
     }
     comment = [];

@@ -95,9 +95,14 @@ export function goEnums(files: readonly GoFile[]): GoEnums {
   return { sections, fieldTypes, embedded: found.embedded };
 }
 
-/** The description with the enum section of its field's type, when it has one. */
-export function withEnumSection(description: string, lines: readonly string[]): string {
-  return [description, '', 'Possible enum values:', ...lines].join('\n');
+/**
+ * The comment lines the reference's generator adds to a field's own before it makes the
+ * description of them (go-doc-comments.ts): a paragraph, then the section. Added to the lines
+ * rather than to the finished text, a comment that ends in an empty line before its markers
+ * leaves one newline more before the section, as in the reference's documents.
+ */
+export function enumSectionLines(lines: readonly string[]): string[] {
+  return ['', 'Possible enum values:', ...lines];
 }
 
 function sectionLine({ name, value, comment }: EnumValue): string {

@@ -196,6 +196,23 @@ func (u *universe) collectEnums() {
 			}
 		}
 	}
+	// An enum type that another package re-exports by a type alias without +enum in the
+	// alias's comment (admissionregistration v1beta1's ReinvocationPolicyType =
+	// v1.ReinvocationPolicyType) is no enum in the reference's documents: its generator reads the
+	// type's comment from the alias. Aliases that keep +enum (OperationType) keep the enum.
+	for _, source := range u.packages {
+		scope := source.pkg.Types.Scope()
+		for _, name := range scope.Names() {
+			typeName, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !typeName.IsAlias() || extractTags(source.typeDocs[name]).has("enum") {
+				continue
+			}
+			named, isNamed := types.Unalias(typeName.Type()).(*types.Named)
+			if isNamed && named.Obj().Pkg() != typeName.Pkg() {
+				delete(u.enums, named.Obj())
+			}
+		}
+	}
 	for _, source := range u.packages {
 		scope := source.pkg.Types.Scope()
 		for _, name := range scope.Names() {

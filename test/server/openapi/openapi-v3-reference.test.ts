@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { differences } from '../../helpers/json-differences';
 import { startServer, type TestServer } from '../../helpers/server';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -27,25 +28,6 @@ interface RecordedIndex {
 const recordedIndex = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'openapi-v3-index.json'), 'utf8'),
 ) as RecordedIndex;
-
-/** Each place where `served` and `reference` differ: `extra`, `missing` or `changed`, then the JSON path. */
-function differences(served: unknown, reference: unknown, path = ''): string[] {
-  const bothObjects = (a: unknown, b: unknown) =>
-    a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b);
-  if (!bothObjects(served, reference)) return served === reference ? [] : [`changed ${path}`];
-  if (Array.isArray(served) && Array.isArray(reference) && served.length !== reference.length)
-    return [`changed ${path}`];
-  const ours = served as Record<string, unknown>;
-  const theirs = reference as Record<string, unknown>;
-  const found: string[] = [];
-  for (const key of Object.keys(ours)) {
-    const child = `${path}/${key}`;
-    if (!(key in theirs)) found.push(`extra ${child}`);
-    else found.push(...differences(ours[key], theirs[key], child));
-  }
-  for (const key of Object.keys(theirs)) if (!(key in ours)) found.push(`missing ${path}/${key}`);
-  return found;
-}
 
 describe('OpenAPI v3 documents equal to the reference', () => {
   // A whole server as a process: the kinds it adds at start-up (ComponentStatus, the reviews,

@@ -46,6 +46,8 @@ interface V2Document {
   swagger: string;
   paths: Record<string, PathItem>;
   definitions: Record<string, Record<string, unknown>>;
+  /** The parameters operations share, named by `$ref: #/parameters/<name>`. */
+  parameters: Record<string, Parameter>;
 }
 
 const WRITE_METHODS = ['post', 'put', 'patch'] as const;
@@ -348,7 +350,17 @@ describe('OpenAPI over HTTP', () => {
     );
     const patch = document.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch as Operation;
     expect(patch.consumes).toContain('application/strategic-merge-patch+json');
-    expect(patch.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+    const resolved = (parameter: Parameter & { $ref?: string }) =>
+      parameter.$ref === undefined ? parameter : document.parameters[parameter.$ref.replace('#/parameters/', '')];
+    // The parameters older kubectl looks for stay inline; the rest, the generic Patch body too, are shared.
+    expect(patch.parameters?.map((p: Parameter & { $ref?: string }) => p.$ref ?? p.in)).toEqual([
+      expect.stringMatching(/^#\/parameters\/body-/),
+      'query',
+      expect.stringMatching(/^#\/parameters\/fieldManager-/),
+      'query',
+      expect.stringMatching(/^#\/parameters\/force-/),
+    ]);
+    expect(patch.parameters?.map((p) => `${resolved(p).in}:${resolved(p).name}`)).toEqual([
       'body:body',
       'query:dryRun',
       'query:fieldManager',
@@ -356,7 +368,8 @@ describe('OpenAPI over HTTP', () => {
       'query:force',
     ]);
     for (const ref of refsIn(document)) {
-      expect(document.definitions[ref.replace('#/definitions/', '')]).toBeDefined();
+      if (ref.startsWith('#/parameters/')) expect(document.parameters[ref.slice('#/parameters/'.length)]).toBeDefined();
+      else expect(document.definitions[ref.replace('#/definitions/', '')]).toBeDefined();
     }
     expect(JSON.stringify(document)).not.toContain('x-capstan');
     expect((await get('/openapi/v2', { 'if-none-match': response.headers.get('etag') as string })).status).toBe(304);

@@ -11,9 +11,9 @@ import { gunzipSync } from 'node:zlib';
 import { differences } from '../../helpers/json-differences';
 import { startServer, type TestServer } from '../../helpers/server';
 import { waitFor } from '../../helpers/wait-for';
+import { createRecordedCrds } from './recorded-crds';
 
 const FIXTURES = join(__dirname, 'fixtures', 'openapi-v2');
-const CRD_FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
 const recorded = JSON.parse(readFileSync(join(FIXTURES, 'recorded.json'), 'utf8')) as {
   readonly accept: string;
   readonly contentType: string;
@@ -32,13 +32,7 @@ describe('OpenAPI v2 document equal to the reference', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    for (const file of ['widgets-crd.json', 'gadgets-crd.json']) {
-      const created = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-        body: readFileSync(join(CRD_FIXTURES, file), 'utf8'),
-        headers: { 'content-type': 'application/json' },
-      });
-      expect(created.status).toBe(201);
-    }
+    await createRecordedCrds(server);
     await waitFor('both CRDs in /openapi/v2', async () => {
       const { body } = await server.request('GET', '/openapi/v2');
       return body.includes('"/apis/proto.example.com/v1/gadgets"') &&

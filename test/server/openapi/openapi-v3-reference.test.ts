@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { differences } from '../../helpers/json-differences';
 import { startServer, type TestServer } from '../../helpers/server';
 import { waitFor } from '../../helpers/wait-for';
+import { createRecordedCrds } from './recorded-crds';
 
 const FIXTURES = join(__dirname, 'fixtures', 'openapi-v3-protobuf');
 
@@ -41,13 +42,7 @@ describe('OpenAPI v3 documents equal to the reference', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    for (const file of ['widgets-crd.json', 'gadgets-crd.json']) {
-      const created = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-        body: readFileSync(join(FIXTURES, file), 'utf8'),
-        headers: { 'content-type': 'application/json' },
-      });
-      expect(created.status).toBe(201);
-    }
+    await createRecordedCrds(server);
     await waitFor('the CRDs in the OpenAPI index', async () => {
       const index = await server.request('GET', '/openapi/v3');
       return index.body.includes('apis/proto.example.com/v1') ? true : undefined;

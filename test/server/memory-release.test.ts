@@ -107,13 +107,13 @@ describe('shouldRelease', () => {
       false,
     ],
     [
-      'a grown heap whose release would stop the server for 400 ms',
-      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 400 * MiB } },
+      'a grown heap whose release would stop the server for 500 ms',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 500 * MiB } },
       false,
     ],
     [
-      'the same heap at a pace that keeps the release within 300 ms',
-      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 400 * MiB }, pauseMsPerUsedMiB: 0.7 },
+      'the same heap at a pace that keeps the release within 400 ms',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 500 * MiB }, pauseMsPerUsedMiB: 0.7 },
       true,
     ],
     [
@@ -121,16 +121,31 @@ describe('shouldRelease', () => {
       { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 93 * MiB }, pauseMsPerUsedMiB: 2.5 },
       true,
     ],
+    [
+      "the same benchmark's heap on SQLite at the pace its CPU time gave: about 310 ms",
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 95 * MiB }, pauseMsPerUsedMiB: 3.25 },
+      true,
+    ],
+    [
+      'a heap of 40,000 pods at its measured pace: about 800 ms',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: { ...afterLoad, oldUsed: 140 * MiB }, pauseMsPerUsedMiB: 5.8 },
+      false,
+    ],
   ])('%s', (_case, state, expected) => {
     expect(shouldRelease({ slackAfterRelease: 0, pauseMsPerUsedMiB: 1, ...state })).toBe(expected);
   });
 });
 
-/** A probe whose CPU time advances by each read's scripted milliseconds (then none), with a fixed heap; it counts its reads. */
-function scriptedProbe(
-  cpuMsPerWindow: number[],
-  heap: MemoryFigures,
-): MemoryProbe & { windows(): number; cpuReads(): number } {
+/** A probe with a fixed heap that counts its reads. */
+interface ScriptedProbe extends MemoryProbe {
+  windows(): number;
+  cpuReads(): number;
+  /** Adds CPU time the process used apart from the scripted windows' (a release's). */
+  spendCpuMs(ms: number): void;
+}
+
+/** A probe whose CPU time advances by each read's scripted milliseconds (then none), and by what is spent. */
+function scriptedProbe(cpuMsPerWindow: number[], heap: MemoryFigures): ScriptedProbe {
   let cpuMicros = 0;
   let windows = 0;
   let cpuReads = 0;
@@ -139,6 +154,7 @@ function scriptedProbe(
       cpuReads++;
       return (cpuMicros += (cpuMsPerWindow.shift() ?? 0) * 1000);
     },
+    spendCpuMs: (ms) => (cpuMicros += ms * 1000),
     heap: () => {
       windows++;
       return heap;
@@ -163,8 +179,8 @@ describe('releaseStartUpMemoryWhenQuiet', () => {
       release: () => (releasedAtRead = probe.cpuReads()),
     });
     expect(performance.now() - began).toBeGreaterThanOrEqual(200 + 4 * 50 - 5);
-    // The baseline, three busy windows, the quiet one.
-    expect(releasedAtRead).toBe(1 + 3 + 1);
+    // The baseline, three busy windows, the quiet one, and the read that times the release.
+    expect(releasedAtRead).toBe(1 + 3 + 1 + 1);
   });
 
   it('releases nothing while a load lasts, and releases once it ends', async () => {
@@ -188,19 +204,27 @@ describe('releaseStartUpMemoryWhenQuiet', () => {
   });
 });
 
-/** A release that keeps the thread busy for `ms`, as a collection stops it. */
-function busyRelease(ms: number, onRelease: () => void = () => {}): () => void {
+/**
+ * A release that keeps the thread busy for `ms`, as a collection stops it, and uses `cpuMs` of
+ * the probe's CPU time meanwhile: all of it, unless the core was shared with other processes.
+ */
+function busyRelease(
+  probe: ScriptedProbe,
+  ms: number,
+  options: { cpuMs?: number; onRelease?: () => void } = {},
+): () => void {
   return () => {
-    onRelease();
+    options.onRelease?.();
     const until = performance.now() + ms;
     while (performance.now() < until);
+    probe.spendCpuMs(options.cpuMs ?? ms);
   };
 }
 
 describe('the pause budget', () => {
   const MiB = 1 << 20;
 
-  it('skips start-up release of a heap too large to collect within 300 ms, at the assumed pace', async () => {
+  it('skips start-up release of a heap too large to collect within 400 ms, at the assumed pace', async () => {
     let released = false;
     const pace = await releaseStartUpMemoryWhenQuiet({
       settleMs: 0,
@@ -213,11 +237,12 @@ describe('the pause budget', () => {
   });
 
   it("times start-up's release of a heap large enough to tell its pace", async () => {
+    const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 64 * MiB, oldUsed: 40 * MiB });
     const pace = await releaseStartUpMemoryWhenQuiet({
       settleMs: 0,
       windowMs: 20,
-      probe: scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 64 * MiB, oldUsed: 40 * MiB }),
-      release: busyRelease(200),
+      probe,
+      release: busyRelease(probe, 200),
     });
     // 200 ms for 40 MiB (more if the machine is busy, never less), where 2.5 was assumed.
     expect(pace).toBeGreaterThanOrEqual(5);
@@ -225,11 +250,11 @@ describe('the pause budget', () => {
 
   it('releases a load whose heap fits the budget at the pace it was given, and learns the pace from it', async () => {
     const releasedAt: number[] = [];
-    // 150 MiB at 1 ms each fits 300 ms; a release then measured at 4 ms per MiB (600 ms) does not again.
+    // 150 MiB at 1 ms each fits 400 ms; a release then measured at 4 ms per MiB (600 ms) does not again.
     const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 160 * MiB, oldUsed: 150 * MiB });
     const watch = releaseAfterLoads({
       probe,
-      release: busyRelease(600, () => releasedAt.push(probe.windows())),
+      release: busyRelease(probe, 600, { onRelease: () => releasedAt.push(probe.windows()) }),
       intervalMs: 20,
       minReleaseIntervalMs: 0,
       pauseMsPerUsedMiB: 1,
@@ -240,6 +265,27 @@ describe('the pause budget', () => {
       watch.stop();
     }
     expect(releasedAt).toEqual([1 + 2]);
+  });
+
+  it('learns the pace from the work a release did, not from time the core gave other processes', async () => {
+    const releasedAt: number[] = [];
+    // 600 ms on the clock, of which the process used 150 ms of CPU: 1 ms per MiB, as given, so
+    // the next load is released too (at 4 ms per MiB it would not be, as in the case above).
+    const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 160 * MiB, oldUsed: 150 * MiB });
+    const watch = releaseAfterLoads({
+      probe,
+      release: busyRelease(probe, 600, { cpuMs: 150, onRelease: () => releasedAt.push(probe.windows()) }),
+      intervalMs: 20,
+      minReleaseIntervalMs: 0,
+      pauseMsPerUsedMiB: 1,
+    });
+    try {
+      await until(() => releasedAt.length >= 2);
+    } finally {
+      watch.stop();
+    }
+    // The first after two quiet windows; the second after the read of what the first left, and two more.
+    expect(releasedAt).toEqual([1 + 2, 1 + 2 + 1 + 2]);
   });
 });
 

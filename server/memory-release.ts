@@ -84,25 +84,24 @@ const SLACK_OLD_GENERATION_BYTES = 32 << 20;
 const MIN_RELEASE_INTERVAL_MS = 20_000;
 /**
  * The longest a release may stop the server. "Quiet" is under 5% of a core, which a trickle of
- * requests still is, and every request that arrives meanwhile waits for the whole collection:
- * 250-310 ms of CPU after the side-by-side benchmark's load (80-95 MiB of old generation in use:
- * 12,000 ConfigMaps and 10,000 pods, and the LISTs' garbage), 813 ms with 40,000 pods (the
- * trickle's slowest GET 867 ms). The first gives back 45-110 MiB at once, the young generation
- * and the load's garbage (without it RSS stayed where the load left it for the 20 s measured,
- * about a quarter of the reference's, which had given its memory back by then); a heap as large
- * as the second is left to V8's own memory reducer, which marks incrementally: measured, the
- * slowest GET took 12 ms and the heap came down to the same 144 MB committed within 40 s. At 300
- * ms the first sat on the edge (the benchmark's server on SQLite predicted 309 ms and kept its
- * memory). A stop of 400 ms once after a load is still well inside the API's latency objectives
- * (1 s for a mutating or single-object request), and leaves a heap like the second (about 140
- * MiB in use) out, even before a release has been timed (420 ms at the assumed pace).
+ * requests still is, and every request that arrives meanwhile waits for the whole collection.
+ * Measured in CPU time: 250-310 ms after the side-by-side benchmark's load (80-95 MiB of old
+ * generation in use: 12,000 ConfigMaps and 10,000 pods, and the LISTs' garbage), 493 ms with
+ * 40,000 pods listed (151 MiB in use; a GET every 100 ms meanwhile, the slowest 460 ms). The
+ * first gives back 45-110 MiB at once, the young generation and the load's garbage (without it
+ * RSS stayed where the load left it for the 20 s measured, about a quarter of the reference's,
+ * which had given its memory back by then); a heap as large as the second is left to V8's own
+ * memory reducer, which marks incrementally: measured, the slowest GET took 13 ms, and V8's own
+ * collections took the heap from 151 to 129 MiB in use within 20 s. At 300 ms the first sat on
+ * the edge (the benchmark's server on SQLite predicted 309 ms and kept its memory). A stop of
+ * 400 ms once after a load is still well inside the API's latency objectives (1 s for a mutating
+ * or single-object request), and leaves the second out (454 ms at the assumed pace).
  */
 const RELEASE_PAUSE_BUDGET_MS = 400;
 /**
- * Milliseconds a release pauses per MiB of old generation in use, until one has been timed
- * (then the last one's figure counts). Measured on the project's 2-core test machine: about 2
- * with 10,000 pods stored, 2.9-3.3 (in CPU time) after the side-by-side's load, 5.8 with 40,000
- * pods. The middle figure, so that a large heap's first release is predicted past the budget.
+ * Milliseconds of CPU a release pauses per MiB of old generation in use, until one has been
+ * timed (then the last one's figure counts). Measured on the project's 2-core test machine:
+ * 2.9-3.3 after the side-by-side's load, 3.3 with 40,000 pods listed.
  */
 const ASSUMED_PAUSE_MS_PER_USED_MIB = 3;
 const MiB = 1 << 20;

@@ -105,6 +105,15 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
 /** Random and clock-bound values replaced by placeholders, the rest of the bytes kept. */
+/**
+ * Waits until a second has just begun. Servers order managedFields entries by their time in whole
+ * seconds before their subresource, so the status write and the merge patch after it must land
+ * in one second, as they did when recorded, for w1's entries to come out in the recorded order.
+ */
+async function startOfASecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+}
+
 export function normalized(body: string): string {
   return body
     .replace(/"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"<uid>"')
@@ -137,6 +146,7 @@ export async function keyOrderAnswers(call: Call, readStored: ReadStored): Promi
   const w1 = created.json<{ metadata: { resourceVersion: string } }>();
   await record('get', call('GET', `${WIDGETS}/w1`));
   await record('table', call('GET', `${WIDGETS}/w1`, { headers: { accept: TABLE } }));
+  await startOfASecond();
   await record(
     'status',
     call('PATCH', `${WIDGETS}/w1/status`, {

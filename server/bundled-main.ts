@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import type * as Main from './main';
-import { holdOptimizingTiersUntilBusy, optimizingTiersTurnedOn } from './optimizing-tiers';
+import { holdOptimizingTiersUntilBusy, optimizingTiersHeld } from './optimizing-tiers';
 
 const BUNDLE = join(__dirname, '..', 'capstan.js');
 
@@ -81,7 +81,7 @@ bundle.exports.runServer(process.argv.slice(2), {
   // flags, and a cache made now would be refused by every start: the next quick start takes it.
   afterStart: takeCache
     ? () => {
-        if (!optimizingTiersTurnedOn()) writeCache(cacheFile, script.createCachedData());
+        if (optimizingTiersHeld()) writeCache(cacheFile, script.createCachedData());
       }
     : undefined,
 });

@@ -19,8 +19,9 @@
  * the compilers held until the busy second was about 100 ms slower to ready than with them on
  * (medians of six restarts, 1,578 against 1,476 ms); with the heap rule, 1,437.
  *
- * An operator who chooses the tiers (those flags on node's command line) is left alone. V8 accepts a code cache only under the flags it was made with, so the loader
- * takes its cache only before the compilers are turned on (bundled-main.ts).
+ * An operator who chooses the tiers (those flags on the command line or in NODE_OPTIONS) is
+ * left alone. V8 accepts a code cache only under the flags it was made with, so the loader
+ * takes its cache only while the compilers are still off (bundled-main.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -35,11 +36,11 @@ const BUSY_MS_BEFORE_OPTIMIZING = 1_000;
 const HEAP_USED_BEFORE_OPTIMIZING_BYTES = 48 << 20;
 
 /** The V8 flags that choose the tiers; an operator who sets any of them keeps their choice. */
-const TIER_FLAG = /^--(no-)?(maglev|turbofan|opt|max-opt)(=|$)/;
+const TIER_FLAG = /(^|\s)--(no-)?(maglev|turbofan|opt|max-opt)(=|\s|$)/;
 
-/** Whether the operator chose V8's tiers in Node's own arguments (NODE_OPTIONS may not carry them). */
-export function operatorChoosesTiers(execArgv: readonly string[]): boolean {
-  return execArgv.some((argument) => TIER_FLAG.test(argument.replaceAll('_', '-')));
+/** Whether the operator chose V8's tiers: in Node's own arguments or NODE_OPTIONS. */
+export function operatorChoosesTiers(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  return [...execArgv, nodeOptions ?? ''].some((argument) => TIER_FLAG.test(argument.replaceAll('_', '-')));
 }
 
 /**
@@ -55,13 +56,13 @@ export function timeToOptimize(state: { busyStreakMs: number; heapUsedBytes: num
   return state.busyStreakMs >= BUSY_MS_BEFORE_OPTIMIZING || state.heapUsedBytes > HEAP_USED_BEFORE_OPTIMIZING_BYTES;
 }
 
-/** Whether the watch has begun (it begins once a process), and whether it has turned the compilers on. */
+/** Whether the watch has begun (it begins once a process), and whether the compilers are off. */
 let watching = false;
-let turnedOn = false;
+let held = false;
 
-/** Whether the compilers were turned on since the start, which changed V8's flags. */
-export function optimizingTiersTurnedOn(): boolean {
-  return turnedOn;
+/** Whether the optimizing compilers are held off at this moment. */
+export function optimizingTiersHeld(): boolean {
+  return held;
 }
 
 function setOptimizingTiers(on: boolean): void {
@@ -80,10 +81,14 @@ function cpuMicros(): number {
  * Called first thing, before the server's code is compiled. The timer does not keep the
  * process alive.
  */
-export function holdOptimizingTiersUntilBusy(execArgv: readonly string[] = process.execArgv): void {
+export function holdOptimizingTiersUntilBusy(
+  options: { execArgv?: readonly string[]; nodeOptions?: string | undefined } = {},
+): void {
   if (watching) return;
   watching = true;
-  if (operatorChoosesTiers(execArgv)) return;
+  if (operatorChoosesTiers(options.execArgv ?? process.execArgv, options.nodeOptions ?? process.env.NODE_OPTIONS))
+    return;
+  held = true;
   setOptimizingTiers(false);
   let lastCpu = cpuMicros();
   let lastAt = performance.now();
@@ -97,7 +102,7 @@ export function holdOptimizingTiersUntilBusy(execArgv: readonly string[] = proce
     if (!timeToOptimize({ busyStreakMs: streakMs, heapUsedBytes: getHeapStatistics().used_heap_size })) return;
     clearInterval(timer);
     setOptimizingTiers(true);
-    turnedOn = true;
+    held = false;
   }, WINDOW_MS);
   timer.unref();
 }

@@ -41,13 +41,10 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startBundle(
-  environment: readonly string[] = [],
-  nodeArguments: readonly string[] = [],
-): Promise<RunningCapstan> {
+async function startBundle(environment: readonly string[] = []): Promise<RunningCapstan> {
   const server = await startCapstan(
     ['--data-dir', dataDir, '--secure-port', '0'],
-    nodeArguments,
+    [],
     (argv) => ['env', ['-u', 'NODE_DISABLE_COMPILE_CACHE', `NODE_COMPILE_CACHE=${cacheRoot}`, ...environment, ...argv]],
     BUNDLED_MAIN,
   );
@@ -97,18 +94,6 @@ it('is taken by the first start and used as it is by the next', async () => {
   expect(cacheFiles()).toEqual([file]);
   expect(statSync(file)).toMatchObject({ ino, mtimeMs });
   expect(readFileSync(file).equals(taken)).toBe(true);
-});
-
-it("is taken and used under the operator's own choice of V8's optimizing compilers", async () => {
-  const first = await startBundle([], ['--no-turbofan']);
-  const file = await firstCache();
-  const { ino, mtimeMs } = statSync(file);
-  await stop(first);
-
-  const second = await startBundle([], ['--no-turbofan']);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  await stop(second);
-  expect(statSync(file)).toMatchObject({ ino, mtimeMs });
 });
 
 it('replaces a cache V8 refuses, and the start goes on', async () => {

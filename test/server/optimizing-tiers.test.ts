@@ -55,19 +55,22 @@ describe('holdOptimizingTiersUntilBusy', () => {
 });
 
 describe('operatorChoosesTiers', () => {
-  it.each([[['--turbofan']], [['--no-maglev']], [['--max-opt=2']], [['--no_turbofan']], [['--expose-gc', '--no-opt']]])(
-    'sees the choice in %j',
-    (execArgv) => {
-      expect(operatorChoosesTiers(execArgv)).toBe(true);
-    },
-  );
+  it.each([
+    [['--turbofan'], undefined],
+    [['--no-maglev'], undefined],
+    [['--max-opt=2'], undefined],
+    [['--no_turbofan'], undefined],
+    [[], '--max-old-space-size=512 --no-opt'],
+  ])('sees the choice in %j and NODE_OPTIONS %j', (execArgv, nodeOptions) => {
+    expect(operatorChoosesTiers(execArgv, nodeOptions)).toBe(true);
+  });
 
-  it.each([[['--max-semi-space-size=16', '--turbo-inlining']], [['--allow-natives-syntax']], [[]]])(
-    'finds none in %j',
-    (execArgv) => {
-      expect(operatorChoosesTiers(execArgv)).toBe(false);
-    },
-  );
+  it.each([
+    [['--max-semi-space-size=16', '--turbo-inlining'], undefined],
+    [['--allow-natives-syntax'], '--max-old-space-size=512'],
+  ])('finds none in %j and NODE_OPTIONS %j', (execArgv, nodeOptions) => {
+    expect(operatorChoosesTiers(execArgv, nodeOptions)).toBe(false);
+  });
 });
 
 describe('busyStreakMs', () => {

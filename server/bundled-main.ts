@@ -22,7 +22,6 @@ import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import type * as Main from './main';
-import { holdOptimizingTiersUntilBusy, optimizingTiersHeld } from './optimizing-tiers';
 
 const BUNDLE = join(__dirname, '..', 'capstan.js');
 
@@ -55,8 +54,6 @@ function writeCache(file: string, data: Buffer): void {
   }
 }
 
-// Before the bundle is compiled, so that the flags its code cache is made and checked under are the same.
-holdOptimizingTiersUntilBusy();
 const source = readFileSync(BUNDLE, 'utf8');
 const cacheFile = codeCacheFile(source);
 const cachedData = readCache(cacheFile);
@@ -77,11 +74,5 @@ const bundle = { exports: {} as typeof Main };
 );
 const takeCache = cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
 bundle.exports.runServer(process.argv.slice(2), {
-  // A start busy long enough to turn the optimizing compilers on (a large store) changed V8's
-  // flags, and a cache made now would be refused by every start: the next quick start takes it.
-  afterStart: takeCache
-    ? () => {
-        if (optimizingTiersHeld()) writeCache(cacheFile, script.createCachedData());
-      }
-    : undefined,
+  afterStart: takeCache ? () => writeCache(cacheFile, script.createCachedData()) : undefined,
 });

@@ -21,7 +21,6 @@ import {
 import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemoryWhenQuiet } from './memory-release';
-import { holdOptimizingTiersUntilBusy } from './optimizing-tiers';
 import { stopPretenuring } from './pretenuring';
 
 /** The oldest Node.js major the server runs on (`engines` in package.json). */
@@ -285,7 +284,4 @@ export function runServer(argv: readonly string[], hooks: StartHooks = {}): void
 }
 
 // Run as `node dist/server/main.js`; the bundle's loader calls runServer itself.
-if (require.main === module) {
-  holdOptimizingTiersUntilBusy();
-  runServer(process.argv.slice(2));
-}
+if (require.main === module) runServer(process.argv.slice(2));

@@ -9,23 +9,14 @@ import type { JSONPath as JSONPathFunction } from 'jsonpath-plus';
 import type { KubeObject } from '../../api/objects';
 import { goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
-import { column as tableColumn, type ColumnDefinition } from '../table/columns';
+import { NAME_COLUMN, objectMetaColumn, type ColumnDefinition } from '../table/columns';
 import { ageSince } from '../table/human-duration';
 import type { Printer } from '../table/printer';
 import type { CustomResourceColumnDefinition } from './crd-types';
 
-/**
- * The reference's convertor describes a custom resource's Name column by ObjectMeta's whole
- * field documentation, where the built-in printers keep its first sentence.
- */
-const NAME_COLUMN = tableColumn(
-  'Name',
-  'string',
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
-  { format: 'name' },
-);
-
 const AGE: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+/** AGE's definition: described as the reference describes a version that declares no columns. */
+const AGE_DEFINITION = objectMetaColumn('Age', 'date', 'creationTimestamp');
 
 // Loaded on the first table of a custom resource, not at start: idle memory counts.
 let jsonPathEngine: typeof JSONPathFunction | undefined;
@@ -61,14 +52,17 @@ function cell(type: string, value: unknown, now: Date): unknown {
 }
 
 export function customResourcePrinter(columns: readonly CustomResourceColumnDefinition[] | undefined): Printer {
-  const declared = columns !== undefined && columns.length > 0 ? columns : [AGE];
-  const definitions: ColumnDefinition[] = declared.map((column) => ({
-    name: column.name,
-    type: column.type as ColumnDefinition['type'],
-    format: column.format ?? '',
-    description: column.description || `Custom resource definition column (in JSONPath format): ${column.jsonPath}`,
-    priority: column.priority ?? 0,
-  }));
+  const declares = columns !== undefined && columns.length > 0;
+  const declared = declares ? columns : [AGE];
+  const definitions: ColumnDefinition[] = declares
+    ? columns.map((column) => ({
+        name: column.name,
+        type: column.type as ColumnDefinition['type'],
+        format: column.format ?? '',
+        description: column.description || `Custom resource definition column (in JSONPath format): ${column.jsonPath}`,
+        priority: column.priority ?? 0,
+      }))
+    : [AGE_DEFINITION];
   return {
     columns: [NAME_COLUMN, ...definitions],
     print: (object, now) => ({

@@ -16,9 +16,28 @@ let loaded: Descriptions | undefined;
 
 /** Read once, on the first OpenAPI document built; `{}` when the file was never fetched. */
 export function descriptions(): Descriptions {
-  if (loaded === undefined) {
-    const file = generatedFile(FILE_NAME);
-    loaded = file === undefined ? {} : (JSON.parse(fs.readFileSync(file, 'utf8')) as Descriptions);
-  }
+  loaded ??= readDescriptions();
   return loaded;
+}
+
+const kept = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * One definition's descriptions (`{}` when the file was never fetched), for the few texts needed
+ * outside the OpenAPI documents (a table's column descriptions). Kept alone, so that asking for
+ * them does not keep the whole file (1.4 MB of text) for the process's life.
+ */
+export function definitionDescriptions(definition: string): Readonly<Record<string, string>> {
+  let found = kept.get(definition);
+  if (found === undefined) {
+    const file = loaded ?? readDescriptions();
+    found = file[definition] ?? {};
+    kept.set(definition, found);
+  }
+  return found;
+}
+
+function readDescriptions(): Descriptions {
+  const file = generatedFile(FILE_NAME);
+  return file === undefined ? {} : (JSON.parse(fs.readFileSync(file, 'utf8')) as Descriptions);
 }

@@ -19,6 +19,7 @@ import {
   integer,
   list,
   mapSelectorString,
+  objectMetaColumn,
   orNone,
   record,
   selectorString,
@@ -520,7 +521,7 @@ export const storageVersionPrinter: Printer = {
 export const storageVersionMigrationPrinter: Printer = {
   // The reference gives its Name column no name format.
   columns: [
-    column('Name', 'string', NAME_COLUMN.description),
+    objectMetaColumn('Name', 'string', 'name'),
     column('Resource', 'string', 'Fully qualified resource to migrate'),
   ],
   print: (object) => {

@@ -1,5 +1,6 @@
 /** The shape of a Table's column definitions, and helpers the printers share. */
 import type { KubeObject } from '../../api/objects';
+import { definitionDescriptions } from '../schema/descriptions';
 import { formatLabelSelector } from '../selectors/label-selector';
 import { ageOf } from './human-duration';
 
@@ -21,8 +22,35 @@ export function column(
   return { name, type, format: options.format ?? '', description, priority: options.wide ? 1 : 0 };
 }
 
-export const NAME_COLUMN = column('Name', 'string', 'Name must be unique within a namespace.', { format: 'name' });
-export const AGE_COLUMN = column('Age', 'string', 'Time since the object was created (CreationTimestamp).');
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * A column described by one of ObjectMeta's fields' documentation, as the reference describes
+ * every Name, Age and Created At column (its printers and its default table read
+ * `metav1.ObjectMeta{}.SwaggerDoc()`). The text is the generated field descriptions' (the same
+ * Go comments), read on the first table written: a start reads no descriptions.
+ */
+export function objectMetaColumn(
+  name: string,
+  type: ColumnDefinition['type'],
+  field: 'name' | 'creationTimestamp',
+  options: { format?: string; wide?: boolean } = {},
+): ColumnDefinition {
+  return {
+    name,
+    type,
+    format: options.format ?? '',
+    get description() {
+      return definitionDescriptions(OBJECT_META)[field] ?? '';
+    },
+    priority: options.wide ? 1 : 0,
+  };
+}
+
+export const NAME_COLUMN = objectMetaColumn('Name', 'string', 'name', { format: 'name' });
+export const AGE_COLUMN = objectMetaColumn('Age', 'string', 'creationTimestamp');
+/** The creation time itself, where the reference prints it rather than an age (the default table). */
+export const CREATED_AT_COLUMN = objectMetaColumn('Created At', 'date', 'creationTimestamp');
 
 export type Fields = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * one prints the default Name / Created At table.
  */
 import type { KubeObject } from '../../api/objects';
-import { NAME_COLUMN, column, text, type ColumnDefinition } from './columns';
+import { CREATED_AT_COLUMN, NAME_COLUMN, text, type ColumnDefinition } from './columns';
 
 export interface RowCondition {
   readonly type: 'Completed';
@@ -25,13 +25,6 @@ export interface Printer {
 
 /** The default table of kinds without a printer: Name and Created At. */
 export const DEFAULT_PRINTER: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column(
-      'Created At',
-      'date',
-      'CreationTimestamp is a timestamp representing the server time when this object was created.',
-    ),
-  ],
+  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
 };

@@ -8,6 +8,7 @@ import { ageOf, ageSince } from './human-duration';
 import {
   AGE_AND_TEMPLATE_COLUMNS,
   AGE_COLUMN,
+  CREATED_AT_COLUMN,
   NAME_COLUMN,
   SELECTOR_COLUMN,
   ageAndTemplateCells,
@@ -15,6 +16,7 @@ import {
   integer,
   list,
   mapSelectorString,
+  objectMetaColumn,
   orNone,
   record,
   selectorString,
@@ -541,7 +543,7 @@ export const eventPrinter: Printer = {
     column('Message', 'string', 'A human-readable description of the status of this operation.'),
     column('First Seen', 'string', 'Time since the event was first seen.', { wide: true }),
     column('Count', 'string', 'The number of times this event has occurred.', { wide: true }),
-    column('Name', 'string', 'Name must be unique within a namespace.', { wide: true, format: 'name' }),
+    objectMetaColumn('Name', 'string', 'name', { wide: true, format: 'name' }),
   ],
   print(object, now) {
     const involved = record(object.involvedObject);
@@ -658,7 +660,7 @@ export const leaseCandidatePrinter: Printer = {
 };
 
 export const rolePrinter: Printer = {
-  columns: [NAME_COLUMN, column('Created At', 'date', 'Time the object was created.')],
+  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
 };
 

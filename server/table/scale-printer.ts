@@ -3,14 +3,14 @@
  * --subresource=scale): the reference's scale endpoints convert with the parent's table
  * generator, which prints a Scale with its own printer, not the parent's.
  */
-import { AGE_COLUMN, NAME_COLUMN, column, integer, record } from './columns';
+import { AGE_COLUMN, column, integer, objectMetaColumn, record } from './columns';
 import { ageOf } from './human-duration';
 import type { Printer } from './printer';
 
 export const SCALE_PRINTER: Printer = {
   columns: [
     // The reference's Name column of a Scale carries no `name` format.
-    column('Name', 'string', NAME_COLUMN.description),
+    objectMetaColumn('Name', 'string', 'name'),
     column('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
     column('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
     AGE_COLUMN,

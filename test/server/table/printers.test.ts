@@ -1,4 +1,7 @@
+import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
+import { definitionDescriptions } from '../../../server/schema/descriptions';
 import { humanDuration } from '../../../server/table/human-duration';
+import type { Printer } from '../../../server/table/printer';
 import { printerFor } from './printer-of';
 import type { KubeObject } from '../../../api/objects';
 import { deployment, job, node, pod, service, configMap, secret, namespace } from '../codec/fixtures';
@@ -81,5 +84,37 @@ describe('printers', () => {
       'Name',
       'Created At',
     ]);
+  });
+});
+
+// The reference describes these columns by ObjectMeta's field documentation, whole, in every
+// table: its printers' and its default one's (the Name and Age of a ConfigMap's and a custom
+// resource's tables are compared with its recorded answers in index-key-order.test.ts).
+describe('Name, Age and Created At columns', () => {
+  const objectMeta = definitionDescriptions('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+  const described = (printer: Printer) =>
+    Object.fromEntries(printer.columns.map((column) => [column.name, column.description]));
+
+  test("are described by ObjectMeta's name and creationTimestamp documentation", () => {
+    expect(objectMeta.name).toMatch(/^Name must be unique within a namespace\. .*#names$/);
+    expect(objectMeta.creationTimestamp).toMatch(/^CreationTimestamp is a timestamp .*\n\nPopulated by the system\./s);
+    expect(described(printerFor({ group: '', resource: 'limitranges' }))).toEqual({
+      Name: objectMeta.name,
+      'Created At': objectMeta.creationTimestamp,
+    });
+    expect(described(printerFor({ group: 'rbac.authorization.k8s.io', resource: 'roles' }))).toEqual({
+      Name: objectMeta.name,
+      'Created At': objectMeta.creationTimestamp,
+    });
+    const pods = described(printerFor({ group: '', resource: 'pods' }));
+    expect([pods.Name, pods.Age]).toEqual([objectMeta.name, objectMeta.creationTimestamp]);
+    expect(described(printerFor({ group: '', resource: 'events' })).Name).toBe(objectMeta.name);
+  });
+
+  test("a custom resource version that declares no columns gets the creation time's documentation for Age", () => {
+    expect(described(customResourcePrinter(undefined))).toEqual({
+      Name: objectMeta.name,
+      Age: objectMeta.creationTimestamp,
+    });
   });
 });

@@ -22,18 +22,15 @@ export function column(
   return { name, type, format: options.format ?? '', description, priority: options.wide ? 1 : 0 };
 }
 
-const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
-
 /**
- * A column described by one of ObjectMeta's fields' documentation, as the reference describes
- * every Name, Age and Created At column (its printers and its default table read
- * `metav1.ObjectMeta{}.SwaggerDoc()`). The text is the generated field descriptions' (the same
- * Go comments), read on the first table written: a start reads no descriptions.
+ * A column described by a field's documentation, as the reference describes many columns (its
+ * printers read the Go types' `SwaggerDoc()`). The text is the generated field descriptions' (the
+ * same Go comments), read on the first table written: a start reads no descriptions.
  */
-export function objectMetaColumn(
+export function documentedColumn(
   name: string,
   type: ColumnDefinition['type'],
-  field: 'name' | 'creationTimestamp',
+  documented: { definition: string; field: string },
   options: { format?: string; wide?: boolean } = {},
 ): ColumnDefinition {
   return {
@@ -41,10 +38,25 @@ export function objectMetaColumn(
     type,
     format: options.format ?? '',
     get description() {
-      return definitionDescriptions(OBJECT_META)[field] ?? '';
+      return definitionDescriptions(documented.definition)[documented.field] ?? '';
     },
     priority: options.wide ? 1 : 0,
   };
+}
+
+/** A column described by ObjectMeta's documentation of `field`, as every Name, Age and Created At column is. */
+export function objectMetaColumn(
+  name: string,
+  type: ColumnDefinition['type'],
+  field: 'name' | 'creationTimestamp',
+  options: { format?: string; wide?: boolean } = {},
+): ColumnDefinition {
+  return documentedColumn(
+    name,
+    type,
+    { definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', field },
+    options,
+  );
 }
 
 export const NAME_COLUMN = objectMetaColumn('Name', 'string', 'name', { format: 'name' });

@@ -13,6 +13,7 @@ import {
   SELECTOR_COLUMN,
   ageAndTemplateCells,
   column,
+  documentedColumn,
   integer,
   list,
   mapSelectorString,
@@ -432,9 +433,12 @@ export const namespacePrinter: Printer = {
   print: (object, now) => ({ cells: [object.metadata.name, text(statusOf(object).phase), ageOf(object, now)] }),
 };
 
+const CONFIG_MAP = 'io.k8s.api.core.v1.ConfigMap';
+const SECRET = 'io.k8s.api.core.v1.Secret';
+
 export const configMapPrinter: Printer = {
   // The reference types both Data columns `string` while their cells are counts.
-  columns: [NAME_COLUMN, column('Data', 'string', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
+  columns: [NAME_COLUMN, documentedColumn('Data', 'string', { definition: CONFIG_MAP, field: 'data' }), AGE_COLUMN],
   print: (object, now) => ({
     cells: [
       object.metadata.name,
@@ -447,8 +451,8 @@ export const configMapPrinter: Printer = {
 export const secretPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Type', 'string', 'The type of the secret'),
-    column('Data', 'string', 'Number of keys in the secret'),
+    documentedColumn('Type', 'string', { definition: SECRET, field: 'type' }),
+    documentedColumn('Data', 'string', { definition: SECRET, field: 'data' }),
     AGE_COLUMN,
   ],
   print: (object, now) => ({

@@ -90,7 +90,7 @@ describe('printers', () => {
 // The reference describes these columns by ObjectMeta's field documentation, whole, in every
 // table: its printers' and its default one's (the Name and Age of a ConfigMap's and a custom
 // resource's tables are compared with its recorded answers in index-key-order.test.ts).
-describe('Name, Age and Created At columns', () => {
+describe('columns described by a field', () => {
   const objectMeta = definitionDescriptions('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
   const described = (printer: Printer) =>
     Object.fromEntries(printer.columns.map((column) => [column.name, column.description]));
@@ -109,6 +109,18 @@ describe('Name, Age and Created At columns', () => {
     const pods = described(printerFor({ group: '', resource: 'pods' }));
     expect([pods.Name, pods.Age]).toEqual([objectMeta.name, objectMeta.creationTimestamp]);
     expect(described(printerFor({ group: '', resource: 'events' })).Name).toBe(objectMeta.name);
+  });
+
+  test("ConfigMaps' and Secrets' other columns are described by their fields' documentation", () => {
+    const configMap = definitionDescriptions('io.k8s.api.core.v1.ConfigMap');
+    const secret = definitionDescriptions('io.k8s.api.core.v1.Secret');
+    expect(configMap.data).toMatch(/^Data contains the configuration data\./);
+    expect(described(printerFor({ group: '', resource: 'configmaps' })).Data).toBe(configMap.data);
+    expect(described(printerFor({ group: '', resource: 'secrets' }))).toMatchObject({
+      Type: secret.type,
+      Data: secret.data,
+    });
+    expect(secret.type).toMatch(/^Used to facilitate programmatic handling of secret data\./);
   });
 
   test("a custom resource version that declares no columns gets the creation time's documentation for Age", () => {

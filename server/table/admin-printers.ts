@@ -12,9 +12,9 @@ import {
   AGE_AND_TEMPLATE_COLUMNS,
   AGE_COLUMN,
   NAME_COLUMN,
-  SELECTOR_COLUMN,
   ageAndTemplateCells,
   column,
+  documentedColumn,
   containersAndImages,
   integer,
   list,
@@ -74,11 +74,25 @@ export const podTemplatePrinter: Printer = {
 export const replicationControllerPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Desired', 'integer', 'The number of desired replicas.'),
-    column('Current', 'integer', 'The most recently observed number of replicas.'),
-    column('Ready', 'integer', 'The number of ready replicas.'),
+    documentedColumn('Desired', 'integer', {
+      definition: 'io.k8s.api.core.v1.ReplicationControllerSpec',
+      field: 'replicas',
+    }),
+    documentedColumn('Current', 'integer', {
+      definition: 'io.k8s.api.core.v1.ReplicationControllerStatus',
+      field: 'replicas',
+    }),
+    documentedColumn('Ready', 'integer', {
+      definition: 'io.k8s.api.core.v1.ReplicationControllerStatus',
+      field: 'readyReplicas',
+    }),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.core.v1.ReplicationControllerSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const spec = record(object.spec);
@@ -111,7 +125,10 @@ export const controllerRevisionPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Controller', 'string', 'Controller of the object'),
-    column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+    documentedColumn('Revision', 'string', {
+      definition: 'io.k8s.api.apps.v1beta1.ControllerRevision',
+      field: 'revision',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => ({
@@ -170,16 +187,30 @@ export const podDisruptionBudgetPrinter: Printer = {
 export const persistentVolumePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Capacity', 'string', 'The capacity of the volume.'),
-    column('Access Modes', 'string', 'The ways the volume can be mounted.'),
-    column('Reclaim Policy', 'string', 'What happens to the volume when released from its claim.'),
-    column('Status', 'string', 'The phase of the volume.'),
-    column('Claim', 'string', 'The claim bound to the volume.'),
+    documentedColumn('Capacity', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeSpec',
+      field: 'capacity',
+    }),
+    documentedColumn('Access Modes', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeSpec',
+      field: 'accessModes',
+    }),
+    documentedColumn('Reclaim Policy', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeSpec',
+      field: 'persistentVolumeReclaimPolicy',
+    }),
+    documentedColumn('Status', 'string', { definition: 'io.k8s.api.core.v1.PersistentVolumeStatus', field: 'phase' }),
+    documentedColumn('Claim', 'string', { definition: 'io.k8s.api.core.v1.PersistentVolumeSpec', field: 'claimRef' }),
     column('StorageClass', 'string', 'StorageClass of the pv'),
     column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
-    column('Reason', 'string', 'Why the volume is in this phase.'),
+    documentedColumn('Reason', 'string', { definition: 'io.k8s.api.core.v1.PersistentVolumeStatus', field: 'reason' }),
     AGE_COLUMN,
-    column('VolumeMode', 'string', 'Whether the volume is a filesystem or a block device.', { wide: true }),
+    documentedColumn(
+      'VolumeMode',
+      'string',
+      { definition: 'io.k8s.api.core.v1.PersistentVolumeSpec', field: 'volumeMode' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const spec = record(object.spec);
@@ -219,10 +250,22 @@ function isDefaultClass(object: KubeObject): boolean {
 export const storageClassPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Provisioner', 'string', 'The provisioner of volumes of this class.'),
-    column('ReclaimPolicy', 'string', 'What happens to volumes of this class when released.'),
-    column('VolumeBindingMode', 'string', 'When volumes of this class are bound and provisioned.'),
-    column('AllowVolumeExpansion', 'string', 'Whether volumes of this class can be expanded.'),
+    documentedColumn('Provisioner', 'string', {
+      definition: 'io.k8s.api.storage.v1.StorageClass',
+      field: 'provisioner',
+    }),
+    documentedColumn('ReclaimPolicy', 'string', {
+      definition: 'io.k8s.api.storage.v1.StorageClass',
+      field: 'reclaimPolicy',
+    }),
+    documentedColumn('VolumeBindingMode', 'string', {
+      definition: 'io.k8s.api.storage.v1.StorageClass',
+      field: 'volumeBindingMode',
+    }),
+    documentedColumn('AllowVolumeExpansion', 'string', {
+      definition: 'io.k8s.api.storage.v1.StorageClass',
+      field: 'allowVolumeExpansion',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => ({
@@ -257,7 +300,14 @@ export const ingressClassPrinter: Printer = {
 };
 
 export const networkPolicyPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Pod-Selector', 'string', 'The pods this policy applies to.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('Pod-Selector', 'string', {
+      definition: 'io.k8s.api.extensions.v1beta1.NetworkPolicySpec',
+      field: 'podSelector',
+    }),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({
     cells: [object.metadata.name, selectorString(record(object.spec).podSelector), ageOf(object, now)],
   }),
@@ -266,9 +316,15 @@ export const networkPolicyPrinter: Printer = {
 export const endpointSlicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('AddressType', 'string', 'The type of address carried by this slice.'),
-    column('Ports', 'string', 'The ports exposed by this slice.'),
-    column('Endpoints', 'string', 'The endpoints in this slice.'),
+    documentedColumn('AddressType', 'string', {
+      definition: 'io.k8s.api.discovery.v1beta1.EndpointSlice',
+      field: 'addressType',
+    }),
+    documentedColumn('Ports', 'string', { definition: 'io.k8s.api.discovery.v1beta1.EndpointSlice', field: 'ports' }),
+    documentedColumn('Endpoints', 'string', {
+      definition: 'io.k8s.api.discovery.v1beta1.EndpointSlice',
+      field: 'endpoints',
+    }),
     AGE_COLUMN,
   ],
   print(object, now) {
@@ -289,14 +345,27 @@ export const endpointSlicePrinter: Printer = {
 };
 
 export const serviceCIDRPrinter: Printer = {
-  columns: [NAME_COLUMN, column('CIDRs', 'string', 'The IP ranges of this ServiceCIDR.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('CIDRs', 'string', {
+      definition: 'io.k8s.api.networking.v1beta1.ServiceCIDRSpec',
+      field: 'cidrs',
+    }),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({
     cells: [object.metadata.name, list(record(object.spec).cidrs).map(text).join(','), ageOf(object, now)],
   }),
 };
 
 export const ipAddressPrinter: Printer = {
-  columns: [NAME_COLUMN, column('ParentRef', 'string', 'The object this IP address is allocated to.')],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('ParentRef', 'string', {
+      definition: 'io.k8s.api.networking.v1beta1.IPAddressSpec',
+      field: 'parentRef',
+    }),
+  ],
   print(object) {
     const reference = record(object.spec).parentRef;
     if (reference === undefined || reference === null) return { cells: [object.metadata.name, '<none>'] };
@@ -325,10 +394,22 @@ export const certificateSigningRequestPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     AGE_COLUMN,
-    column('SignerName', 'string', 'The signer the request is for.'),
-    column('Requestor', 'string', 'The user who created the request.'),
-    column('RequestedDuration', 'string', 'The validity the requester asked for.'),
-    column('Condition', 'string', 'The request state.'),
+    documentedColumn('SignerName', 'string', {
+      definition: 'io.k8s.api.certificates.v1beta1.CertificateSigningRequestSpec',
+      field: 'signerName',
+    }),
+    documentedColumn('Requestor', 'string', {
+      definition: 'io.k8s.api.certificates.v1beta1.CertificateSigningRequestSpec',
+      field: 'request',
+    }),
+    documentedColumn('RequestedDuration', 'string', {
+      definition: 'io.k8s.api.certificates.v1beta1.CertificateSigningRequestSpec',
+      field: 'expirationSeconds',
+    }),
+    documentedColumn('Condition', 'string', {
+      definition: 'io.k8s.api.certificates.v1beta1.CertificateSigningRequestStatus',
+      field: 'conditions',
+    }),
   ],
   print(object, now) {
     const spec = record(object.spec);
@@ -401,17 +482,18 @@ export const flowSchemaPrinter: Printer = {
   // The reference declares MatchingPrecedence a string column yet fills it with the number.
   columns: [
     NAME_COLUMN,
-    column('PriorityLevel', 'string', 'The name of the priority level configuration being referenced.'),
-    column(
-      'MatchingPrecedence',
-      'string',
-      'Chooses among the FlowSchemas that match a request: the numerically lowest wins.',
-    ),
-    column(
-      'DistinguisherMethod',
-      'string',
-      'How the flow distinguisher is computed for requests that match this schema.',
-    ),
+    documentedColumn('PriorityLevel', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference',
+      field: 'name',
+    }),
+    documentedColumn('MatchingPrecedence', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec',
+      field: 'matchingPrecedence',
+    }),
+    documentedColumn('DistinguisherMethod', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec',
+      field: 'distinguisherMethod',
+    }),
     AGE_COLUMN,
     column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
   ],
@@ -444,11 +526,26 @@ export const priorityLevelPrinter: Printer = {
   // String columns the reference fills with numbers where the level has them.
   columns: [
     NAME_COLUMN,
-    column('Type', 'string', 'Whether this priority level is subject to limitation on request execution.'),
-    column('NominalConcurrencyShares', 'string', "This level's share of the server's concurrency limit."),
-    column('Queues', 'string', 'The number of queues for this priority level.'),
-    column('HandSize', 'string', 'How many queues shuffle sharding deals each flow.'),
-    column('QueueLengthLimit', 'string', 'The most requests one queue of this level holds waiting.'),
+    documentedColumn('Type', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec',
+      field: 'type',
+    }),
+    documentedColumn('NominalConcurrencyShares', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration',
+      field: 'nominalConcurrencyShares',
+    }),
+    documentedColumn('Queues', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration',
+      field: 'queues',
+    }),
+    documentedColumn('HandSize', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration',
+      field: 'handSize',
+    }),
+    documentedColumn('QueueLengthLimit', 'string', {
+      definition: 'io.k8s.api.flowcontrol.v1.QueuingConfiguration',
+      field: 'queueLengthLimit',
+    }),
     AGE_COLUMN,
   ],
   print(object, now) {
@@ -472,7 +569,13 @@ export const priorityLevelPrinter: Printer = {
 };
 
 export const clusterTrustBundlePrinter: Printer = {
-  columns: [NAME_COLUMN, column('SignerName', 'string', 'The signer whose trust anchors the bundle holds, if any.')],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('SignerName', 'string', {
+      definition: 'io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec',
+      field: 'signerName',
+    }),
+  ],
   print: (object) => ({ cells: [object.metadata.name, orNone(text(record(object.spec).signerName))] }),
 };
 
@@ -482,10 +585,22 @@ const SETTLED_STATES = ['Issued', 'Denied', 'Failed'];
 export const podCertificateRequestPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('PodName', 'string', 'The pod the certificate is for.'),
-    column('ServiceAccountName', 'string', 'The service account of that pod.'),
-    column('NodeName', 'string', 'The node the pod runs on.'),
-    column('SignerName', 'string', 'The signer asked to issue the certificate.'),
+    documentedColumn('PodName', 'string', {
+      definition: 'io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec',
+      field: 'podName',
+    }),
+    documentedColumn('ServiceAccountName', 'string', {
+      definition: 'io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec',
+      field: 'serviceAccountName',
+    }),
+    documentedColumn('NodeName', 'string', {
+      definition: 'io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec',
+      field: 'nodeName',
+    }),
+    documentedColumn('SignerName', 'string', {
+      definition: 'io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec',
+      field: 'signerName',
+    }),
     column('State', 'string', 'Is the request Pending, Issued, Denied, or Failed?'),
   ],
   print: (object) => {
@@ -503,8 +618,14 @@ export const podCertificateRequestPrinter: Printer = {
 export const storageVersionPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('CommonEncodingVersion', 'string', 'The encoding version every API server agrees on, if they do.'),
-    column('StorageVersions', 'string', 'The encoding version each API server writes.'),
+    documentedColumn('CommonEncodingVersion', 'string', {
+      definition: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus',
+      field: 'commonEncodingVersion',
+    }),
+    documentedColumn('StorageVersions', 'string', {
+      definition: 'io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus',
+      field: 'storageVersions',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => {

@@ -38,10 +38,19 @@ export function documentedColumn(
     type,
     format: options.format ?? '',
     get description() {
-      return definitionDescriptions(documented.definition)[documented.field] ?? '';
+      return withoutEnumValues(definitionDescriptions(documented.definition)[documented.field] ?? '');
     },
     priority: options.wide ? 1 : 0,
   };
+}
+
+/**
+ * A field's documentation as the Go type's SwaggerDoc has it: the OpenAPI descriptions list an
+ * enum's values after it, which the reference's column descriptions do not carry.
+ */
+function withoutEnumValues(description: string): string {
+  const at = description.indexOf('\n\nPossible enum values:');
+  return at === -1 ? description : description.slice(0, at);
 }
 
 /** A column described by ObjectMeta's documentation of `field`, as every Name, Age and Created At column is. */
@@ -112,10 +121,6 @@ export const CONTAINERS_COLUMN = column('Containers', 'string', 'Names of each c
 export const IMAGES_COLUMN = column('Images', 'string', 'Images referenced by each container in the template.', {
   wide: true,
 });
-export const SELECTOR_COLUMN = column('Selector', 'string', 'Label selector for the pods this object manages.', {
-  wide: true,
-});
-
 /** Age, then the pod template's containers and images (wide): where a workload's table ends, before its selector. */
 export const AGE_AND_TEMPLATE_COLUMNS = [AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN];
 

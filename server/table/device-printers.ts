@@ -5,18 +5,20 @@
  */
 import type { KubeObject } from '../../api/objects';
 import { ageOf, ageSince } from './human-duration';
-import { AGE_COLUMN, NAME_COLUMN, column, list, record, text } from './columns';
+import { AGE_COLUMN, NAME_COLUMN, column, documentedColumn, list, record, text } from './columns';
 import type { Printer } from './printer';
+
+const CSI_DRIVER_SPEC = 'io.k8s.api.storage.v1.CSIDriverSpec';
 
 export const csiDriverPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('AttachRequired', 'boolean', 'Whether the driver needs an attach operation before mounting.'),
-    column('PodInfoOnMount', 'boolean', 'Whether the driver gets pod information on mount.'),
-    column('StorageCapacity', 'boolean', 'Whether scheduling considers the capacity the driver publishes.'),
-    column('TokenRequests', 'string', 'Audiences of the service account tokens the driver needs.'),
-    column('RequiresRepublish', 'boolean', 'Whether volumes are published again periodically.'),
-    column('Modes', 'string', 'The volume lifecycle modes the driver supports.'),
+    documentedColumn('AttachRequired', 'boolean', { definition: CSI_DRIVER_SPEC, field: 'attachRequired' }),
+    documentedColumn('PodInfoOnMount', 'boolean', { definition: CSI_DRIVER_SPEC, field: 'podInfoOnMount' }),
+    documentedColumn('StorageCapacity', 'boolean', { definition: CSI_DRIVER_SPEC, field: 'storageCapacity' }),
+    documentedColumn('TokenRequests', 'string', { definition: CSI_DRIVER_SPEC, field: 'tokenRequests' }),
+    documentedColumn('RequiresRepublish', 'boolean', { definition: CSI_DRIVER_SPEC, field: 'requiresRepublish' }),
+    documentedColumn('Modes', 'string', { definition: CSI_DRIVER_SPEC, field: 'volumeLifecycleModes' }),
     AGE_COLUMN,
   ],
   print: (object, now) => {
@@ -52,10 +54,21 @@ export const csiNodePrinter: Printer = {
 export const volumeAttachmentPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Attacher', 'string', 'The volume driver that handles the attachment.', { format: 'name' }),
-    column('PV', 'string', 'The persistent volume to attach.'),
-    column('Node', 'string', 'The node to attach the volume to.'),
-    column('Attached', 'boolean', 'Whether the volume is attached.'),
+    documentedColumn(
+      'Attacher',
+      'string',
+      { definition: 'io.k8s.api.storage.v1.VolumeAttachmentSpec', field: 'attacher' },
+      { format: 'name' },
+    ),
+    documentedColumn('PV', 'string', {
+      definition: 'io.k8s.api.storage.v1.VolumeAttachmentSource',
+      field: 'persistentVolumeName',
+    }),
+    documentedColumn('Node', 'string', { definition: 'io.k8s.api.storage.v1.VolumeAttachmentSpec', field: 'nodeName' }),
+    documentedColumn('Attached', 'boolean', {
+      definition: 'io.k8s.api.storage.v1.VolumeAttachmentStatus',
+      field: 'attached',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => {
@@ -74,12 +87,26 @@ export const volumeAttachmentPrinter: Printer = {
 };
 
 export const volumeAttributesClassPrinter: Printer = {
-  columns: [NAME_COLUMN, column('DriverName', 'string', 'The CSI driver of the class.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('DriverName', 'string', {
+      definition: 'io.k8s.api.storage.v1.VolumeAttributesClass',
+      field: 'driverName',
+    }),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, text(object.driverName), ageOf(object, now)] }),
 };
 
 export const runtimeClassPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Handler', 'string', ''), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('Handler', 'string', {
+      definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      field: 'handler',
+    }),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, text(object.handler), ageOf(object, now)] }),
 };
 
@@ -110,9 +137,9 @@ export const resourceClaimPrinter: Printer = {
 export const resourceSlicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Node', 'string', 'The node that provides the resources of this pool.'),
-    column('Driver', 'string', 'The driver that provides the resources.'),
-    column('Pool', 'string', 'The pool the slice belongs to.'),
+    documentedColumn('Node', 'string', { definition: 'io.k8s.api.resource.v1.ResourceSliceSpec', field: 'nodeName' }),
+    documentedColumn('Driver', 'string', { definition: 'io.k8s.api.resource.v1.ResourceSliceSpec', field: 'driver' }),
+    documentedColumn('Pool', 'string', { definition: 'io.k8s.api.resource.v1.ResourcePool', field: 'name' }),
     AGE_COLUMN,
   ],
   print: (object, now) => {
@@ -133,10 +160,10 @@ export const deviceTaintRulePrinter: Printer = {
   // The reference leaves the device selection out (it may be long) and shows the taint.
   columns: [
     NAME_COLUMN,
-    column('Key', 'string', 'The taint key.'),
-    column('Value', 'string', 'The taint value.'),
-    column('Effect', 'string', 'The effect of the taint on claims and pods.'),
-    column('TimeAdded', 'string', 'When the taint was added.'),
+    documentedColumn('Key', 'string', { definition: 'io.k8s.api.resource.v1.DeviceTaint', field: 'key' }),
+    documentedColumn('Value', 'string', { definition: 'io.k8s.api.resource.v1.DeviceTaint', field: 'value' }),
+    documentedColumn('Effect', 'string', { definition: 'io.k8s.api.resource.v1.DeviceTaint', field: 'effect' }),
+    documentedColumn('TimeAdded', 'string', { definition: 'io.k8s.api.resource.v1.DeviceTaint', field: 'timeAdded' }),
     AGE_COLUMN,
   ],
   print: (object, now) => {

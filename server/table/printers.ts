@@ -10,7 +10,6 @@ import {
   AGE_COLUMN,
   CREATED_AT_COLUMN,
   NAME_COLUMN,
-  SELECTOR_COLUMN,
   ageAndTemplateCells,
   column,
   documentedColumn,
@@ -115,10 +114,20 @@ export const podPrinter: Printer = {
       'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
     ),
     AGE_COLUMN,
-    column('IP', 'string', 'IP address allocated to the pod.', { wide: true }),
-    column('Node', 'string', 'Name of the node the pod is assigned to.', { wide: true }),
-    column('Nominated Node', 'string', 'Name of the node nominated by the scheduler.', { wide: true }),
-    column('Readiness Gates', 'string', 'Pod readiness gates: ready/total.', { wide: true }),
+    documentedColumn('IP', 'string', { definition: 'io.k8s.api.core.v1.PodStatus', field: 'podIP' }, { wide: true }),
+    documentedColumn('Node', 'string', { definition: 'io.k8s.api.core.v1.PodSpec', field: 'nodeName' }, { wide: true }),
+    documentedColumn(
+      'Nominated Node',
+      'string',
+      { definition: 'io.k8s.api.core.v1.PodStatus', field: 'nominatedNodeName' },
+      { wide: true },
+    ),
+    documentedColumn(
+      'Readiness Gates',
+      'string',
+      { definition: 'io.k8s.api.core.v1.PodSpec', field: 'readinessGates' },
+      { wide: true },
+    ),
   ],
   print(pod, now) {
     const spec = specOf(pod);
@@ -187,18 +196,22 @@ export const deploymentPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Ready', 'string', 'Number of the pod with ready state'),
-    column(
-      'Up-to-date',
-      'integer',
-      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
-    ),
-    column(
-      'Available',
-      'integer',
-      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
-    ),
+    // The reference types these Deployment counts `string`, the DaemonSet's alike `integer`.
+    documentedColumn('Up-to-date', 'string', {
+      definition: 'io.k8s.api.extensions.v1beta1.DeploymentStatus',
+      field: 'updatedReplicas',
+    }),
+    documentedColumn('Available', 'string', {
+      definition: 'io.k8s.api.extensions.v1beta1.DeploymentStatus',
+      field: 'availableReplicas',
+    }),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.extensions.v1beta1.DeploymentSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const status = statusOf(object);
@@ -218,11 +231,25 @@ export const deploymentPrinter: Printer = {
 export const replicaSetPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Desired', 'integer', 'Number of desired pods.'),
-    column('Current', 'integer', 'Number of actual running pods.'),
-    column('Ready', 'integer', 'The number of ready pods targeted by this object.'),
+    documentedColumn('Desired', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.ReplicaSetSpec',
+      field: 'replicas',
+    }),
+    documentedColumn('Current', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.ReplicaSetStatus',
+      field: 'replicas',
+    }),
+    documentedColumn('Ready', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.ReplicaSetStatus',
+      field: 'readyReplicas',
+    }),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.extensions.v1beta1.ReplicaSetSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const status = statusOf(object);
@@ -255,18 +282,34 @@ export const statefulSetPrinter: Printer = {
 export const daemonSetPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
-    column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
-    column('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more ready.'),
-    column('Up-to-date', 'integer', 'The total number of nodes running the updated daemon pod.'),
-    column(
-      'Available',
-      'integer',
-      'The number of nodes that should be running the daemon pod and have one or more available.',
-    ),
-    column('Node Selector', 'string', 'Node selector of the daemon pods.'),
+    documentedColumn('Desired', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.DaemonSetStatus',
+      field: 'desiredNumberScheduled',
+    }),
+    documentedColumn('Current', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.DaemonSetStatus',
+      field: 'currentNumberScheduled',
+    }),
+    documentedColumn('Ready', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.DaemonSetStatus',
+      field: 'numberReady',
+    }),
+    documentedColumn('Up-to-date', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.DaemonSetStatus',
+      field: 'updatedNumberScheduled',
+    }),
+    documentedColumn('Available', 'integer', {
+      definition: 'io.k8s.api.extensions.v1beta1.DaemonSetStatus',
+      field: 'numberAvailable',
+    }),
+    documentedColumn('Node Selector', 'string', { definition: 'io.k8s.api.core.v1.PodSpec', field: 'nodeSelector' }),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.extensions.v1beta1.DaemonSetSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const status = statusOf(object);
@@ -303,10 +346,15 @@ export const jobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'Status of the job.'),
-    column('Completions', 'string', 'The completed pods out of the desired completions.'),
+    documentedColumn('Completions', 'string', { definition: 'io.k8s.api.batch.v1.JobStatus', field: 'succeeded' }),
     column('Duration', 'string', 'Time required to complete the job.'),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.batch.v1.JobSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const spec = specOf(object);
@@ -338,13 +386,21 @@ export const jobPrinter: Printer = {
 export const cronJobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Schedule', 'string', 'The schedule in Cron format.'),
-    column('Timezone', 'string', 'The time zone of the schedule.'),
-    column('Suspend', 'boolean', 'Whether subsequent executions are suspended.'),
-    column('Active', 'integer', 'The number of currently running jobs.'),
-    column('Last Schedule', 'string', 'When the job was last successfully scheduled.'),
+    documentedColumn('Schedule', 'string', { definition: 'io.k8s.api.batch.v1beta1.CronJobSpec', field: 'schedule' }),
+    documentedColumn('Timezone', 'string', { definition: 'io.k8s.api.batch.v1beta1.CronJobSpec', field: 'timeZone' }),
+    documentedColumn('Suspend', 'boolean', { definition: 'io.k8s.api.batch.v1beta1.CronJobSpec', field: 'suspend' }),
+    documentedColumn('Active', 'integer', { definition: 'io.k8s.api.batch.v1beta1.CronJobStatus', field: 'active' }),
+    documentedColumn('Last Schedule', 'string', {
+      definition: 'io.k8s.api.batch.v1beta1.CronJobStatus',
+      field: 'lastScheduleTime',
+    }),
     ...AGE_AND_TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.batch.v1.JobSpec', field: 'selector' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const spec = specOf(object);
@@ -403,14 +459,19 @@ function serviceExternalIP(spec: Fields, status: Fields): string {
 export const servicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Type', 'string', 'Type determines how the Service is exposed.'),
-    column('Cluster-IP', 'string', 'The IP address of the service inside the cluster.'),
-    column('External-IP', 'string', 'External addresses of the service.'),
-    column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
+    documentedColumn('Type', 'string', { definition: 'io.k8s.api.core.v1.ServiceSpec', field: 'type' }),
+    documentedColumn('Cluster-IP', 'string', { definition: 'io.k8s.api.core.v1.ServiceSpec', field: 'clusterIP' }),
+    documentedColumn('External-IP', 'string', { definition: 'io.k8s.api.core.v1.ServiceSpec', field: 'externalIPs' }),
+    documentedColumn('Port(s)', 'string', { definition: 'io.k8s.api.core.v1.ServiceSpec', field: 'ports' }),
     AGE_COLUMN,
-    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', {
-      wide: true,
-    }),
+    documentedColumn(
+      'Selector',
+      'string',
+      { definition: 'io.k8s.api.core.v1.ServiceSpec', field: 'selector' },
+      {
+        wide: true,
+      },
+    ),
   ],
   print(object, now) {
     const spec = specOf(object);
@@ -463,7 +524,7 @@ export const secretPrinter: Printer = {
 export const serviceAccountPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Secrets', 'string', 'Number of secrets referenced by the service account'),
+    documentedColumn('Secrets', 'string', { definition: 'io.k8s.api.core.v1.ServiceAccount', field: 'secrets' }),
     AGE_COLUMN,
   ],
   print: (object, now) => ({ cells: [object.metadata.name, list(object.secrets).length, ageOf(object, now)] }),
@@ -488,12 +549,37 @@ export const nodePrinter: Printer = {
     column('Status', 'string', 'The status of the node'),
     column('Roles', 'string', 'The roles of the node'),
     AGE_COLUMN,
-    column('Version', 'string', 'Kubelet Version reported by the node.'),
-    column('Internal-IP', 'string', 'List of internal IPs in the node.', { wide: true }),
-    column('External-IP', 'string', 'List of external IPs in the node.', { wide: true }),
-    column('OS-Image', 'string', 'OS image reported by the node.', { wide: true }),
-    column('Kernel-Version', 'string', 'Kernel version reported by the node.', { wide: true }),
-    column('Container-Runtime', 'string', 'Container runtime version reported by the node.', { wide: true }),
+    documentedColumn('Version', 'string', { definition: 'io.k8s.api.core.v1.NodeSystemInfo', field: 'kubeletVersion' }),
+    documentedColumn(
+      'Internal-IP',
+      'string',
+      { definition: 'io.k8s.api.core.v1.NodeStatus', field: 'addresses' },
+      { wide: true },
+    ),
+    documentedColumn(
+      'External-IP',
+      'string',
+      { definition: 'io.k8s.api.core.v1.NodeStatus', field: 'addresses' },
+      { wide: true },
+    ),
+    documentedColumn(
+      'OS-Image',
+      'string',
+      { definition: 'io.k8s.api.core.v1.NodeSystemInfo', field: 'osImage' },
+      { wide: true },
+    ),
+    documentedColumn(
+      'Kernel-Version',
+      'string',
+      { definition: 'io.k8s.api.core.v1.NodeSystemInfo', field: 'kernelVersion' },
+      { wide: true },
+    ),
+    documentedColumn(
+      'Container-Runtime',
+      'string',
+      { definition: 'io.k8s.api.core.v1.NodeSystemInfo', field: 'containerRuntimeVersion' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const status = statusOf(object);
@@ -538,15 +624,25 @@ export const nodePrinter: Printer = {
 
 export const eventPrinter: Printer = {
   columns: [
-    column('Last Seen', 'string', 'Time since the event was last seen.'),
-    column('Type', 'string', 'Type of this event (Normal, Warning).'),
-    column('Reason', 'string', 'Why the action was taken.'),
-    column('Object', 'string', 'The object this event is about.'),
-    column('Subobject', 'string', 'The part of the object this event is about.', { wide: true }),
-    column('Source', 'string', 'The component reporting this event.', { wide: true }),
-    column('Message', 'string', 'A human-readable description of the status of this operation.'),
-    column('First Seen', 'string', 'Time since the event was first seen.', { wide: true }),
-    column('Count', 'string', 'The number of times this event has occurred.', { wide: true }),
+    documentedColumn('Last Seen', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'lastTimestamp' }),
+    documentedColumn('Type', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'type' }),
+    documentedColumn('Reason', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'reason' }),
+    documentedColumn('Object', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'involvedObject' }),
+    documentedColumn(
+      'Subobject',
+      'string',
+      { definition: 'io.k8s.api.core.v1.ObjectReference', field: 'fieldPath' },
+      { wide: true },
+    ),
+    documentedColumn('Source', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'source' }, { wide: true }),
+    documentedColumn('Message', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'message' }),
+    documentedColumn(
+      'First Seen',
+      'string',
+      { definition: 'io.k8s.api.core.v1.Event', field: 'firstTimestamp' },
+      { wide: true },
+    ),
+    documentedColumn('Count', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'count' }, { wide: true }),
     objectMetaColumn('Name', 'string', 'name', { wide: true, format: 'name' }),
   ],
   print(object, now) {
@@ -586,7 +682,11 @@ export const eventsApiEventPrinter: Printer = {
 };
 
 export const endpointsPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Endpoints', 'string', 'Endpoints of the service'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('Endpoints', 'string', { definition: 'io.k8s.api.core.v1.Endpoints', field: 'subsets' }),
+    AGE_COLUMN,
+  ],
   print(object, now) {
     const addresses: string[] = [];
     for (const subset of list(object.subsets).map(record)) {
@@ -605,14 +705,31 @@ export const endpointsPrinter: Printer = {
 export const pvcPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Status', 'string', 'The phase of the claim.'),
-    column('Volume', 'string', 'The volume bound to the claim.'),
-    column('Capacity', 'string', 'The storage capacity of the volume.'),
-    column('Access Modes', 'string', 'The access modes of the volume.'),
+    documentedColumn('Status', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
+      field: 'phase',
+    }),
+    documentedColumn('Volume', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec',
+      field: 'volumeName',
+    }),
+    documentedColumn('Capacity', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
+      field: 'capacity',
+    }),
+    documentedColumn('Access Modes', 'string', {
+      definition: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
+      field: 'accessModes',
+    }),
     column('StorageClass', 'string', 'The storage class of the claim.'),
     column('VolumeAttributesClass', 'string', 'The volume attributes class of the claim.'),
     AGE_COLUMN,
-    column('VolumeMode', 'string', 'Whether the volume is a filesystem or a block device.', { wide: true }),
+    documentedColumn(
+      'VolumeMode',
+      'string',
+      { definition: 'io.k8s.api.core.v1.PersistentVolumeClaimSpec', field: 'volumeMode' },
+      { wide: true },
+    ),
   ],
   print(object, now) {
     const spec = specOf(object);
@@ -644,16 +761,32 @@ export const pvcPrinter: Printer = {
 // Other groups
 
 export const leasePrinter: Printer = {
-  columns: [NAME_COLUMN, column('Holder', 'string', 'The holder of the lease.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    documentedColumn('Holder', 'string', {
+      definition: 'io.k8s.api.coordination.v1.LeaseSpec',
+      field: 'holderIdentity',
+    }),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), ageOf(object, now)] }),
 };
 
 export const leaseCandidatePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('LeaseName', 'string', 'The lease the candidate runs for.'),
-    column('BinaryVersion', 'string', "The candidate's binary version."),
-    column('EmulationVersion', 'string', "The candidate's emulation version."),
+    documentedColumn('LeaseName', 'string', {
+      definition: 'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec',
+      field: 'leaseName',
+    }),
+    documentedColumn('BinaryVersion', 'string', {
+      definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      field: 'binaryVersion',
+    }),
+    documentedColumn('EmulationVersion', 'string', {
+      definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      field: 'emulationVersion',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => {
@@ -668,37 +801,43 @@ export const rolePrinter: Printer = {
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
 };
 
-export const roleBindingPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column('Role', 'string', 'The role this binding grants.'),
-    AGE_COLUMN,
-    column('Users', 'string', 'Users bound.', { wide: true }),
-    column('Groups', 'string', 'Groups bound.', { wide: true }),
-    column('ServiceAccounts', 'string', 'Service accounts bound.', { wide: true }),
-  ],
-  print(object, now) {
-    const roleRef = record(object.roleRef);
-    const subjects = list(object.subjects).map(record);
-    const of = (kind: string): string =>
-      subjects
-        .filter((subject) => subject.kind === kind)
-        .map((subject) =>
-          kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name),
-        )
-        .join(', ');
-    return {
-      cells: [
-        object.metadata.name,
-        `${text(roleRef.kind)}/${text(roleRef.name)}`,
-        ageOf(object, now),
-        of('User'),
-        of('Group'),
-        of('ServiceAccount'),
-      ],
-    };
-  },
-};
+/** RoleBindings' and ClusterRoleBindings' tables, whose Role column each kind's roleRef documentation describes. */
+function bindingPrinter(definition: string): Printer {
+  return {
+    columns: [
+      NAME_COLUMN,
+      documentedColumn('Role', 'string', { definition, field: 'roleRef' }),
+      AGE_COLUMN,
+      column('Users', 'string', 'Users bound.', { wide: true }),
+      column('Groups', 'string', 'Groups bound.', { wide: true }),
+      column('ServiceAccounts', 'string', 'Service accounts bound.', { wide: true }),
+    ],
+    print(object, now) {
+      const roleRef = record(object.roleRef);
+      const subjects = list(object.subjects).map(record);
+      const of = (kind: string): string =>
+        subjects
+          .filter((subject) => subject.kind === kind)
+          .map((subject) =>
+            kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name),
+          )
+          .join(', ');
+      return {
+        cells: [
+          object.metadata.name,
+          `${text(roleRef.kind)}/${text(roleRef.name)}`,
+          ageOf(object, now),
+          of('User'),
+          of('Group'),
+          of('ServiceAccount'),
+        ],
+      };
+    },
+  };
+}
+
+export const roleBindingPrinter = bindingPrinter('io.k8s.api.rbac.v1beta1.RoleBinding');
+export const clusterRoleBindingPrinter = bindingPrinter('io.k8s.api.rbac.v1beta1.ClusterRoleBinding');
 
 export const ingressPrinter: Printer = {
   columns: [
@@ -738,11 +877,26 @@ export const ingressPrinter: Printer = {
 export const hpaPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Reference', 'string', 'The object whose scale this autoscaler manages.'),
-    column('Targets', 'string', 'The current and target values of the metrics.'),
-    column('MinPods', 'string', 'Lower limit for the number of pods.'),
-    column('MaxPods', 'integer', 'Upper limit for the number of pods.'),
-    column('Replicas', 'integer', 'Current number of replicas.'),
+    documentedColumn('Reference', 'string', {
+      definition: 'io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec',
+      field: 'scaleTargetRef',
+    }),
+    documentedColumn('Targets', 'string', {
+      definition: 'io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec',
+      field: 'metrics',
+    }),
+    documentedColumn('MinPods', 'string', {
+      definition: 'io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec',
+      field: 'minReplicas',
+    }),
+    documentedColumn('MaxPods', 'string', {
+      definition: 'io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec',
+      field: 'maxReplicas',
+    }),
+    documentedColumn('Replicas', 'string', {
+      definition: 'io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus',
+      field: 'currentReplicas',
+    }),
     AGE_COLUMN,
   ],
   print(object, now) {
@@ -795,10 +949,16 @@ function hpaTargets(spec: Fields, status: Fields): string {
 export const priorityClassPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Value', 'integer', 'The value of this priority class.'),
-    column('Global-Default', 'boolean', 'Whether this is the default priority class.'),
+    documentedColumn('Value', 'integer', { definition: 'io.k8s.api.scheduling.v1.PriorityClass', field: 'value' }),
+    documentedColumn('Global-Default', 'boolean', {
+      definition: 'io.k8s.api.scheduling.v1.PriorityClass',
+      field: 'globalDefault',
+    }),
     AGE_COLUMN,
-    column('PreemptionPolicy', 'string', 'The policy for preempting pods with lower priority.'),
+    documentedColumn('PreemptionPolicy', 'string', {
+      definition: 'io.k8s.api.scheduling.v1.PriorityClass',
+      field: 'preemptionPolicy',
+    }),
   ],
   print: (object, now) => ({
     cells: [

@@ -3,7 +3,7 @@
  * --subresource=scale): the reference's scale endpoints convert with the parent's table
  * generator, which prints a Scale with its own printer, not the parent's.
  */
-import { AGE_COLUMN, column, integer, objectMetaColumn, record } from './columns';
+import { AGE_COLUMN, documentedColumn, integer, objectMetaColumn, record } from './columns';
 import { ageOf } from './human-duration';
 import type { Printer } from './printer';
 
@@ -11,8 +11,11 @@ export const SCALE_PRINTER: Printer = {
   columns: [
     // The reference's Name column of a Scale carries no `name` format.
     objectMetaColumn('Name', 'string', 'name'),
-    column('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
-    column('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
+    documentedColumn('Desired', 'integer', { definition: 'io.k8s.api.autoscaling.v1.ScaleSpec', field: 'replicas' }),
+    documentedColumn('Available', 'integer', {
+      definition: 'io.k8s.api.autoscaling.v1.ScaleStatus',
+      field: 'replicas',
+    }),
     AGE_COLUMN,
   ],
   print: (object, now) => ({

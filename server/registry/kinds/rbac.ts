@@ -11,7 +11,7 @@ import { items } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import type { UpdatePass } from '../strategy';
 import { defineKind } from './define';
-import { roleBindingPrinter, rolePrinter } from '../../table/printers';
+import { clusterRoleBindingPrinter, roleBindingPrinter, rolePrinter } from '../../table/printers';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
@@ -80,7 +80,7 @@ export const rbacKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'clusterrolebindings',
-    printer: roleBindingPrinter,
+    printer: clusterRoleBindingPrinter,
     allowCreateOnUpdate: true,
     kind: 'ClusterRoleBinding',
     namespaced: false,

@@ -123,6 +123,36 @@ describe('columns described by a field', () => {
     expect(secret.type).toMatch(/^Used to facilitate programmatic handling of secret data\./);
   });
 
+  // Checked against kube-apiserver 1.34.4's tables of every resource it serves by default
+  // (2026-12-01): these matched, where capstan had worded them itself.
+  test("other kinds' columns carry the documentation of the field the reference names", () => {
+    const doc = (definition: string, field: string) => definitionDescriptions(definition)[field];
+    const columnsOf = (group: string, resource: string) => printerFor({ group, resource }).columns;
+    const serviceType = columnsOf('', 'services').find((column) => column.name === 'Type');
+    // The OpenAPI text lists an enum's values after the documentation; the reference's does not.
+    expect(doc('io.k8s.api.core.v1.ServiceSpec', 'type')).toContain('\n\nPossible enum values:');
+    expect(serviceType?.description).toBe(
+      doc('io.k8s.api.core.v1.ServiceSpec', 'type').split('\n\nPossible enum values:')[0],
+    );
+    expect(columnsOf('', 'nodes').find((column) => column.name === 'Version')?.description).toBe(
+      doc('io.k8s.api.core.v1.NodeSystemInfo', 'kubeletVersion'),
+    );
+    const role = (resource: string) =>
+      columnsOf('rbac.authorization.k8s.io', resource).find((column) => column.name === 'Role')?.description;
+    expect(role('rolebindings')).toBe(doc('io.k8s.api.rbac.v1beta1.RoleBinding', 'roleRef'));
+    expect(role('clusterrolebindings')).toBe(doc('io.k8s.api.rbac.v1beta1.ClusterRoleBinding', 'roleRef'));
+    expect(role('rolebindings')).not.toBe(role('clusterrolebindings'));
+    // The reference types a Deployment's counts `string`.
+    expect(
+      columnsOf('apps', 'deployments')
+        .filter((column) => ['Up-to-date', 'Available'].includes(column.name))
+        .map((column) => [column.type, column.description]),
+    ).toEqual([
+      ['string', doc('io.k8s.api.extensions.v1beta1.DeploymentStatus', 'updatedReplicas')],
+      ['string', doc('io.k8s.api.extensions.v1beta1.DeploymentStatus', 'availableReplicas')],
+    ]);
+  });
+
   test("a custom resource version that declares no columns gets the creation time's documentation for Age", () => {
     expect(described(customResourcePrinter(undefined))).toEqual({
       Name: objectMeta.name,

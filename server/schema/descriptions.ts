@@ -20,19 +20,31 @@ export function descriptions(): Descriptions {
   return loaded;
 }
 
+/** The definitions asked for outside the OpenAPI documents, and their descriptions once read. */
+const wanted = new Set<string>();
 const kept = new Map<string, Readonly<Record<string, string>>>();
 
 /**
+ * Says that `definitionDescriptions(definition)` will be asked for, so that the one read of the
+ * file keeps it too. Declared where the askers are made (table columns, at load), read later.
+ */
+export function wantDefinitionDescriptions(definition: string): void {
+  wanted.add(definition);
+}
+
+/**
  * One definition's descriptions (`{}` when the file was never fetched), for the few texts needed
- * outside the OpenAPI documents (a table's column descriptions). Kept alone, so that asking for
- * them does not keep the whole file (1.4 MB of text) for the process's life.
+ * outside the OpenAPI documents (a table's column descriptions). The file is read once, keeping
+ * every wanted definition's entry alone, so that asking does not keep the whole file (1.4 MB of
+ * text) for the process's life.
  */
 export function definitionDescriptions(definition: string): Readonly<Record<string, string>> {
   let found = kept.get(definition);
   if (found === undefined) {
+    wanted.add(definition);
     const file = loaded ?? readDescriptions();
-    found = file[definition] ?? {};
-    kept.set(definition, found);
+    for (const name of wanted) if (!kept.has(name)) kept.set(name, file[name] ?? {});
+    found = kept.get(definition) ?? {};
   }
   return found;
 }

@@ -1,6 +1,6 @@
 /** The shape of a Table's column definitions, and helpers the printers share. */
 import type { KubeObject } from '../../api/objects';
-import { definitionDescriptions } from '../schema/descriptions';
+import { definitionDescriptions, wantDefinitionDescriptions } from '../schema/descriptions';
 import { formatLabelSelector } from '../selectors/label-selector';
 import { ageOf } from './human-duration';
 
@@ -25,7 +25,7 @@ export function column(
 /**
  * A column described by a field's documentation, as the reference describes many columns (its
  * printers read the Go types' `SwaggerDoc()`). The text is the generated field descriptions' (the
- * same Go comments), read on the first table written: a start reads no descriptions.
+ * same Go comments), read once, on the first table written: a start reads no descriptions.
  */
 export function documentedColumn(
   name: string,
@@ -33,12 +33,15 @@ export function documentedColumn(
   documented: { definition: string; field: string },
   options: { format?: string; wide?: boolean } = {},
 ): ColumnDefinition {
+  wantDefinitionDescriptions(documented.definition);
+  let description: string | undefined;
   return {
     name,
     type,
     format: options.format ?? '',
     get description() {
-      return withoutEnumValues(definitionDescriptions(documented.definition)[documented.field] ?? '');
+      description ??= withoutEnumValues(definitionDescriptions(documented.definition)[documented.field] ?? '');
+      return description;
     },
     priority: options.wide ? 1 : 0,
   };

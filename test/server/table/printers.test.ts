@@ -160,3 +160,22 @@ describe('columns described by a field', () => {
     });
   });
 });
+
+describe('documented columns', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('read the descriptions file once, whatever definitions their tables ask for', () => {
+    jest.isolateModules(() => {
+      // The module object itself, which the descriptions module reads through.
+      const fs = require('node:fs') as typeof import('node:fs');
+      const read = jest.spyOn(fs, 'readFileSync');
+      const { printerFor: isolatedPrinterFor } = require('./printer-of') as typeof import('./printer-of');
+      const described = ['services', 'nodes', 'configmaps'].flatMap((resource) =>
+        isolatedPrinterFor({ group: '', resource }).columns.map((column) => column.description),
+      );
+      expect(described.filter((text) => text !== '').length).toBeGreaterThan(10);
+      const descriptionReads = read.mock.calls.filter(([file]) => String(file).endsWith('descriptions.json'));
+      expect(descriptionReads).toHaveLength(1);
+    });
+  });
+});

@@ -97,6 +97,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
     { startControlPlane },
     { deprecatedApisOf },
     { setUpAuthentication },
+    { prepareGeneratedServiceAccountKey },
   ] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
@@ -104,6 +105,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
     import('./control-plane'),
     import('./metrics/deprecated-apis'),
     import('./authentication-setup'),
+    import('./service-account-signing'),
   ]);
   const { setUpAudit } = await import('./audit-setup');
   const files = fileLocationsOf(options);
@@ -123,6 +125,8 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
       servingPki({ ...options, alternateIPs: [serviceIPRangesOf(options).primary.firstAddress(), advertiseAddress] }),
     ),
     startupStep(`opening ${store}`, () => startControlPlane(options)),
+    // A first start makes it on the thread pool while the store opens, rather than after.
+    startupStep('making the service-account key', () => prepareGeneratedServiceAccountKey(options)),
   ]);
   const authentication = await startupStep('setting up authentication', () =>
     setUpAuthentication(options, {

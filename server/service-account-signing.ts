@@ -75,7 +75,7 @@ async function signingOf(options: ServerOptions, registry: Registry): Promise<Se
   if (maxFlag !== 0 && (maxFlag < MIN_MAX_EXPIRATION_SECONDS || maxFlag > MAX_MAX_EXPIRATION_SECONDS))
     throw new Error('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
   const endpoint = options.serviceAccountSigningEndpoint;
-  if (endpoint === undefined) return keyFileSigning(options);
+  if (endpoint === undefined) return await keyFileSigning(options);
   if (options.serviceAccountSigningKeyFile)
     throw new Error(
       'service-account-signing-key-file and service-account-signing-endpoint are mutually exclusive and cannot be set at the same time',
@@ -122,11 +122,25 @@ function endpointFlagProblems(options: ServerOptions, endpoint: string): string[
   return problems;
 }
 
+/** Whether this start signs with the key it generates in the certificate directory: no key file, no external signer. */
+function signsWithGeneratedKey(options: ServerOptions): boolean {
+  return options.serviceAccountSigningEndpoint === undefined && !options.serviceAccountSigningKeyFile;
+}
+
+/**
+ * Makes the generated signing key if this start signs with it and it is not there yet; a start
+ * calls it early, so that the key is made while the rest of the start runs.
+ */
+export async function prepareGeneratedServiceAccountKey(options: ServerOptions): Promise<void> {
+  if (signsWithGeneratedKey(options)) await ensureServiceAccountKey(certDirOf(options));
+}
+
 /** The signing key (the flag's, or the one generated in the certificate directory) and every key that verifies. */
-function keyFileSigning(options: ServerOptions): ServiceAccountSigning {
-  const signing = options.serviceAccountSigningKeyFile
-    ? parseSigningKey(readFileSync(options.serviceAccountSigningKeyFile, 'utf8'), options.serviceAccountSigningKeyFile)
-    : parseSigningKey(ensureServiceAccountKey(certDirOf(options)).keyPem, 'the generated service-account key');
+async function keyFileSigning(options: ServerOptions): Promise<ServiceAccountSigning> {
+  const keyFile = options.serviceAccountSigningKeyFile;
+  const signing = keyFile
+    ? parseSigningKey(readFileSync(keyFile, 'utf8'), keyFile)
+    : parseSigningKey((await ensureServiceAccountKey(certDirOf(options))).keyPem, 'the generated service-account key');
   const verifying: VerifyingKey[] = [signing];
   for (const file of options.serviceAccountKeyFiles) {
     for (const key of parsePublicKeys(readFileSync(file, 'utf8'), file)) {

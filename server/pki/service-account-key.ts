@@ -4,7 +4,7 @@
  * works with no flags. Replicas that share the files (or mount the same key through
  * `--service-account-signing-key-file`) sign and verify with one key. Two replicas making it
  * at the same moment agree: the file is linked into place only if absent, and both read the
- * winner back.
+ * winner back, and so do two callers of one process.
  *
  * An RSA key takes a random 10-100 ms of CPU to make (median about 30 on the project's test
  * machine): it is made on libuv's thread pool, off the event loop, so that a start makes it
@@ -17,21 +17,11 @@ import { promisify } from 'node:util';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-/** Keys being made, by path: a start that asks early and again later waits for one key. */
-const making = new Map<string, Promise<void>>();
-
 export async function ensureServiceAccountKey(
   dir: string,
 ): Promise<{ readonly path: string; readonly keyPem: string }> {
   const path = join(dir, 'sa.key');
-  if (!existsSync(path)) {
-    let made = making.get(path);
-    if (made === undefined) {
-      made = makeKey(dir, path).finally(() => making.delete(path));
-      making.set(path, made);
-    }
-    await made;
-  }
+  if (!existsSync(path)) await makeKey(dir, path);
   return { path, keyPem: readFileSync(path, 'utf8') };
 }
 

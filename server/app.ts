@@ -39,7 +39,7 @@ import { keepFirstHeaderLines } from './http/go-header-values';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { createHealthcheckMetrics } from './metrics/healthcheck-metrics';
-import { METRICS_PATH, metricsHandler, SLI_METRICS_PATH } from './metrics/metrics-handler';
+import { METRICS_PATH, metricsHandler, resetMetrics, SLI_METRICS_PATH } from './metrics/metrics-handler';
 import { pprofHandler } from './debug/pprof';
 import { FLAGZ_PATH, flagzHandler } from './debug/flagz';
 import { STATUSZ_PATH, statuszHandler } from './debug/statusz';
@@ -241,6 +241,10 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       registry: metrics.registry,
       scrape: () => metrics.scrape(),
       resettable: options.profiling,
+      reset: () => {
+        metrics.collect();
+        resetMetrics(metrics.registry);
+      },
     }),
   );
   app.use(

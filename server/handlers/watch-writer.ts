@@ -117,7 +117,9 @@ export class WatchWriter extends WaitsForRoom implements WatchSink {
 
   /** At or past the byte bound: wait (`whenRoom`) before handing over more. */
   get full(): boolean {
-    return this.pendingBytes + this.res.writableLength >= this.maxBufferedBytes;
+    // With the socket written directly the response holds nothing of its own, and asking the
+    // socket skips the response's getters, once per event and watcher in a fan-out.
+    return this.pendingBytes + (this.socket ?? this.res).writableLength >= this.maxBufferedBytes;
   }
 
   send(bytes: Buffer): void {

@@ -34,7 +34,7 @@ import {
 } from './scope';
 import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter, type WatchSink } from './watch-writer';
-import { recordWatchEvent } from '../metrics/with-request-metrics';
+import { watchEventRecorder } from '../metrics/with-request-metrics';
 import { openWebSocketWatch } from './watch-websocket';
 import { isWebSocketRequest } from '../subresources/log-websocket';
 
@@ -95,18 +95,18 @@ function withName(predicate: Predicate, name: string): Predicate {
  */
 const sharedEncodings = new WeakMap<ObjectWatchEvent, Map<string, Buffer>>();
 
-function encodedOnce(event: ObjectWatchEvent, shareKey: string | undefined, encode: () => Buffer): Buffer {
-  if (shareKey === undefined) return encode();
+function sharedEncoding(event: ObjectWatchEvent, shareKey: string | undefined): Buffer | undefined {
+  return shareKey === undefined ? undefined : sharedEncodings.get(event)?.get(shareKey);
+}
+
+function share(event: ObjectWatchEvent, shareKey: string | undefined, bytes: Buffer): Buffer {
+  if (shareKey === undefined) return bytes;
   let forms = sharedEncodings.get(event);
   if (forms === undefined) {
     forms = new Map();
     sharedEncodings.set(event, forms);
   }
-  let bytes = forms.get(shareKey);
-  if (bytes === undefined) {
-    bytes = encode();
-    forms.set(shareKey, bytes);
-  }
+  forms.set(shareKey, bytes);
   return bytes;
 }
 
@@ -126,10 +126,13 @@ function encodeEvent(
   if (event.type === 'BOOKMARK') {
     return encoder.encode('BOOKMARK', { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind });
   }
+  // Looked up before converting: a fan-out converts and encodes each event once, not once a watcher.
+  const bytes = sharedEncoding(event, shareKey);
+  if (bytes !== undefined) return bytes;
   const served = toServedVersion(scope, event.object);
-  // Converted later (per watcher, by a webhook): encoded for this watcher alone.
+  // Converted later (per watcher, by a webhook): encoded for this watcher alone, never shared.
   if (served instanceof Promise) return served.then((object) => encoder.encode(event.type, object));
-  return encodedOnce(event, shareKey, () => encoder.encode(event.type, served));
+  return share(event, shareKey, encoder.encode(event.type, served));
 }
 
 export function watchHandler(scope: HandlerScope): ResourceHandler {
@@ -175,6 +178,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       writer.interrupt();
     });
     const events = watch[Symbol.asyncIterator]();
+    const recordEvent = watchEventRecorder(res);
     try {
       for (;;) {
         // Once the watch has ended, what it still yields is bounded: it goes out without waiting.
@@ -194,7 +198,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
           bytes = encoded instanceof Promise ? await encoded : encoded;
         }
         writer.send(bytes);
-        recordWatchEvent(res, bytes.length);
+        recordEvent(bytes.length);
         if (event.type === 'ERROR') break;
       }
     } finally {

@@ -72,6 +72,8 @@ export interface ApiserverMetrics {
    * (watch cache revisions, object counts) rather than pushed on every change.
    */
   addCollector(collect: () => void): void;
+  /** Runs the collectors: before a scrape, and before a reset so that what they hold back is reset too. */
+  collect(): void;
   /** The text exposition of every metric, after running the collectors. */
   scrape(): Promise<string>;
 }
@@ -94,11 +96,15 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS });
   const registers = [registry];
   const collectors: (() => void)[] = [];
+  const collect = (): void => {
+    for (const collector of collectors) collector();
+  };
   return {
     registry,
-    addCollector: (collect) => collectors.push(collect),
+    addCollector: (collector) => collectors.push(collector),
+    collect,
     scrape: () => {
-      for (const collect of collectors) collect();
+      collect();
       return registry.metrics();
     },
     requestTotal: new Counter({

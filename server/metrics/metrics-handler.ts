@@ -64,7 +64,7 @@ function hasSamples(text: string): boolean {
  * which the reference never resets) are read from the process, not counted, and stay whole;
  * so do metrics that only answer at scrape time and have nothing to reset.
  */
-function resetMetrics(registry: Registry): void {
+export function resetMetrics(registry: Registry): void {
   for (const metric of registry.getMetricsAsArray()) {
     const { name, reset } = metric as unknown as { name: string; reset?: unknown };
     if (name.startsWith('process_') || name.startsWith('nodejs_')) continue;

@@ -17,7 +17,7 @@ import {
   recordWatchCacheDispatch,
   recordWatchCacheInitialization,
 } from '../../../server/metrics/watch-cache-metrics';
-import { recordWatchEvent, withRequestMetrics } from '../../../server/metrics/with-request-metrics';
+import { watchEventRecorder, withRequestMetrics } from '../../../server/metrics/with-request-metrics';
 import { startCacheSet } from '../../../storage/cache/cache-set';
 import { Compactor } from '../../../storage/compactor';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
@@ -128,7 +128,8 @@ describe('/metrics', () => {
               Buffer.from(JSON.stringify({ type, object: { kind: 'Pod' } }) + '\n'),
             );
             res.write(Buffer.concat(events));
-            for (const event of events) recordWatchEvent(res, event.length);
+            const recordEvent = watchEventRecorder(res);
+            for (const event of events) recordEvent(event.length);
             res.end();
             return;
           }

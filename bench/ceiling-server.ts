@@ -104,13 +104,15 @@ function serve(dir: string): void {
   const eventChunk =
     bodies.event && Buffer.concat([Buffer.from(`${bodies.event.length.toString(16)}\r\n`), bodies.event, CRLF]);
   const watches = new Set<Socket>();
-  // As capstan's server (server/app.ts): certificates requested, unauthenticated requests let through.
+  // As capstan's server (server/app.ts): certificates requested, unauthenticated requests let
+  // through, a request without a body handed over already ended.
   const tls: ServerOptions = {
     cert: read('cert'),
     key: read('key'),
     ca: read('ca'),
     requestCert: true,
     rejectUnauthorized: false,
+    optimizeEmptyRequests: true,
   };
   const server = createServer(tls, (request, response) => {
     const [pathname, query = ''] = (request.url ?? '/').split('?');
@@ -130,13 +132,19 @@ function serve(dir: string): void {
           : pathname.endsWith('/pods')
             ? [200, bodies.list]
             : [200, bodies.get];
-    // The request body is read whole before answering, as capstan must.
-    request.resume();
-    request.on('end', () => {
+    const answer = (): void => {
       if (eventChunk && request.method === 'PATCH') for (const socket of watches) socket.write(eventChunk);
       response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       response.end(body);
-    });
+    };
+    // The request body is read whole before answering, as capstan must; one without a body has
+    // already ended.
+    if (request.readableEnded) {
+      answer();
+      return;
+    }
+    request.resume();
+    request.on('end', answer);
   });
   server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
   // Ends with its parent.

@@ -14,6 +14,9 @@ export interface ReadBodyOptions {
 
 export function readBody(request: IncomingMessage, options: ReadBodyOptions = {}): Promise<Buffer> {
   const limit = options.limitBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
+  // Ended before anyone read it: a request without a body (the server's optimizeEmptyRequests),
+  // which emits no 'end' to wait for.
+  if (request.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;

@@ -72,3 +72,14 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
     },
   };
 }
+
+/** Creates empty ConfigMaps of these names in `default`, as the admin, each expected to be created. */
+export async function createConfigMaps(server: Pick<TestServer, 'request'>, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const created = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(created.status).toBe(201);
+  }
+}

@@ -5,7 +5,7 @@
  * handler reads a body (create, delete) or not (get), alone or pipelined on one connection.
  */
 import { connect } from 'node:tls';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { createConfigMaps, startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const ANSWER_WAIT_MS = 5_000;
@@ -14,13 +14,7 @@ let server: InProcessServer;
 
 beforeAll(async () => {
   server = await startInProcessServer();
-  for (const name of ['one', 'two', 'three']) {
-    const created = await server.request('POST', CM, {
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(created.status).toBe(201);
-  }
+  await createConfigMaps(server, ['one', 'two', 'three']);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
  * per event), so the counts must still add up across scrapes, and a DELETE of /metrics must
  * reset what was counted and not yet scraped too.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { createConfigMaps, startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const SAMPLE = 'apiserver_watch_events_total{group="",version="v1",resource="configmaps"}';
@@ -16,13 +16,7 @@ beforeAll(async () => {
   server = await startInProcessServer();
   const list = await server.request('GET', CM);
   fromRevision = (JSON.parse(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-  for (const name of ['one', 'two']) {
-    const created = await server.request('POST', CM, {
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(created.status).toBe(201);
-  }
+  await createConfigMaps(server, ['one', 'two']);
 });
 
 afterAll(async () => {

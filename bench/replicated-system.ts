@@ -20,6 +20,11 @@ import { freePort } from '../test/helpers/ports';
 
 /** The deployed configuration's check interval: health checks cost each replica the same as in a deployment. */
 const CHECK_INTERVAL_MS = 2_000;
+/**
+ * How long the balancer may go on refusing a replica that answers again: it marks one up after
+ * two passed checks (`rise 2` in deploy/haproxy/haproxy.cfg), a check interval apart.
+ */
+export const BALANCER_RISE_MS = 3 * CHECK_INTERVAL_MS;
 
 export interface ReplicatedSystem {
   readonly label: string;

@@ -4,7 +4,11 @@
  * reference replicas (v1.34, see reference-process.ts) behind theirs on the same etcd under
  * another key prefix, every replica pinned to CPU 0 and the load generator, etcd and the
  * balancers (this process and its children) to CPU 1, as in side-by-side.ts. Both systems run
- * all along; each is measured in turn, the reference first, while the other idles.
+ * all along; each is measured in turn, the reference first, while the other's replicas are
+ * stopped (SIGSTOP): idle, they would still share the measured system's core, and capstan's more
+ * than idle, since a replica's store feed watches all of etcd and so reads every event of the
+ * reference's writes (about 50 s of CPU 0 during the reference's churn, 2026-12-01). They
+ * continue after, and get time to catch up before their own turn.
  *
  * On each system: the pods and ConfigMaps stored (spread over the namespaces), then the churn of
  * churn.ts: watchers on every namespace's pods and ConfigMaps through the balancer (so spread
@@ -29,7 +33,7 @@ import { benchConfigMapRequest } from './configmap';
 import { createNamespace, httpsTarget, type HttpsCall, type HttpsTarget } from './https-client';
 import { measureThroughput, peakResidentMiB, percentile, processCpuMs, residentMemory, sleep } from './measure';
 import { benchPodRequest } from './pod';
-import { startCapstanSystem, startReferenceSystem, type ReplicatedSystem } from './replicated-system';
+import { BALANCER_RISE_MS, startCapstanSystem, startReferenceSystem, type ReplicatedSystem } from './replicated-system';
 import { referenceBinary, referenceVersion } from './reference-process';
 import { histogramQuantileMs, histogramSince, readRequestDurations, type Histogram } from './request-durations';
 import { EtcdClient } from '../storage/etcd/client/client';
@@ -51,6 +55,9 @@ const FILL_RETRY_MS = 1_000;
 const FILL_MAX_MS = 30 * 60_000;
 /** Between the fill and the churn: the replicas' caches catch up with the last writes. */
 const SETTLE_MS = 3_000;
+/** A system continued after the other's turn is caught up once its replicas use under a tenth of a core. */
+const CAUGHT_UP_CPU_MS_PER_SECOND = 100;
+const CATCH_UP_MAX_MS = 120_000;
 const MIB = 1024 * 1024;
 /** The churn's writes as the servers' request metrics label them. */
 const WRITE_VERBS = { create: 'POST', update: 'PATCH', delete: 'DELETE' } as const;
@@ -86,8 +93,6 @@ interface Figures {
   /** The servers' own request durations of the churn's writes, by verb, summed over the replicas. */
   readonly serverDurations: ReadonlyMap<string, Histogram>;
   readonly cpuSeconds: readonly number[];
-  /** The other system's replicas, idling on the same CPU meanwhile: their CPU time, all together. */
-  readonly neighbourCpuSeconds: number;
   readonly peakRssMiB: readonly number[];
   readonly endRssMiB: readonly number[];
   readonly etcdDbMiB: number;
@@ -130,17 +135,17 @@ export const scaleBenchmark: Benchmark = {
       const figures = new Map<string, Figures>();
       const etcdDbMiB = async () =>
         Math.max(...(await Promise.all(members.map((m) => m.status()))).map((s) => s.dbSize)) / MIB;
-      for (const system of systems)
+      for (const system of systems) {
+        const other = systems.find((candidate) => candidate !== system)!;
+        // Continued after the other's turn, it reads what it missed first, and its balancer,
+        // whose checks failed meanwhile, takes it back.
+        await untilCaughtUp(system, context);
+        await sleep(BALANCER_RISE_MS);
         figures.set(
           system.label,
-          await measureSystem({
-            system,
-            neighbour: systems.find((other) => other !== system)!,
-            parameters,
-            etcdDbMiB,
-            context,
-          }),
+          await whileStopped(other, () => measureSystem({ system, parameters, etcdDbMiB, context })),
         );
+      }
       const etcdVersion = (await members[0].status()).version;
       context.compare({
         title:
@@ -166,12 +171,11 @@ export const scaleBenchmark: Benchmark = {
 
 async function measureSystem(measured: {
   readonly system: ReplicatedSystem;
-  readonly neighbour: ReplicatedSystem;
   readonly parameters: Parameters;
   readonly etcdDbMiB: () => Promise<number>;
   readonly context: BenchmarkContext;
 }): Promise<Figures> {
-  const { system, neighbour, parameters, etcdDbMiB, context } = measured;
+  const { system, parameters, etcdDbMiB, context } = measured;
   const namespaces = Array.from({ length: parameters.namespaces }, (_, index) => `scale-${index}`);
   const stored = storedObjects(parameters, namespaces);
   const target = httpsTarget({
@@ -207,7 +211,6 @@ async function measureSystem(measured: {
     });
   let dbBefore = 0;
   let cpuBefore: number[] = [];
-  let neighbourCpuBefore = 0;
   let durationsBefore = new Map<string, Histogram>();
   context.log(`${system.label}: stored ${stored.length} objects at ${fillPerSecond.toFixed(0)}/s; opening watchers`);
   const churn = await runChurn({
@@ -224,11 +227,9 @@ async function measureSystem(measured: {
       dbBefore = await etcdDbMiB();
       durationsBefore = await readDurations();
       cpuBefore = system.pids.map(processCpuMs);
-      neighbourCpuBefore = totalCpuMs(neighbour.pids);
     },
   });
   const cpuSeconds = system.pids.map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000);
-  const neighbourCpuSeconds = (totalCpuMs(neighbour.pids) - neighbourCpuBefore) / 1000;
   const durationsAfter = await readDurations();
   const etcdDb = await etcdDbMiB();
   return {
@@ -238,13 +239,35 @@ async function measureSystem(measured: {
       [...durationsAfter].map(([verb, histogram]) => [verb, histogramSince(histogram, durationsBefore.get(verb))]),
     ),
     cpuSeconds,
-    neighbourCpuSeconds,
     peakRssMiB: system.pids.map(peakResidentMiB),
     endRssMiB: system.pids.map((pid) => residentMemory(pid).rssMiB),
     etcdDbMiB: etcdDb,
     etcdDbGrowthMiB: etcdDb - dbBefore,
     loadAverage: loadavg()[0],
   };
+}
+
+/** Runs `measure` with `system`'s replicas stopped, and continues them whatever happens. */
+async function whileStopped<T>(system: ReplicatedSystem, measure: () => Promise<T>): Promise<T> {
+  for (const pid of system.pids) process.kill(pid, 'SIGSTOP');
+  try {
+    return await measure();
+  } finally {
+    for (const pid of system.pids) process.kill(pid, 'SIGCONT');
+  }
+}
+
+/** Waits until `system`'s replicas are quiet (at most CATCH_UP_MAX_MS). */
+async function untilCaughtUp(system: ReplicatedSystem, context: BenchmarkContext): Promise<void> {
+  const startedAt = Date.now();
+  let before = totalCpuMs(system.pids);
+  while (Date.now() - startedAt < CATCH_UP_MAX_MS) {
+    await sleep(1_000);
+    const now = totalCpuMs(system.pids);
+    if (now - before < CAUGHT_UP_CPU_MS_PER_SECOND) return;
+    before = now;
+  }
+  context.log(`${system.label}: still busy after ${CATCH_UP_MAX_MS / 1000} s; measuring it anyway`);
 }
 
 /** The pods, then the ConfigMaps, each kind spread over the namespaces in turn. */
@@ -354,7 +377,6 @@ function comparisonRows(reference: Figures, capstan: Figures, parameters: Parame
   }
   rows.push(
     row('all replicas: CPU per acknowledged write, ms', ...both((f) => cpuPerWriteMs(f))),
-    row("the other system's replicas, idle meanwhile: CPU, s", ...both((f) => f.neighbourCpuSeconds)),
     row('etcd DB size after the churn (both prefixes), MiB', ...both((f) => f.etcdDbMiB)),
     row('etcd DB growth during the churn, MiB', ...both((f) => f.etcdDbGrowthMiB)),
     row('machine load average (1 min) as the churn ended', ...both((f) => f.loadAverage)),

@@ -247,13 +247,25 @@ async function measureSystem(measured: {
   };
 }
 
-/** Runs `measure` with `system`'s replicas stopped, and continues them whatever happens. */
+/**
+ * Runs `measure` with `system`'s replicas stopped, and continues every one whatever happens: a
+ * replica left stopped would not exit when the run stops the systems. A replica that has exited
+ * meanwhile is not an error here; the measurement's own failure, if any, is the one reported.
+ */
 async function whileStopped<T>(system: ReplicatedSystem, measure: () => Promise<T>): Promise<T> {
-  for (const pid of system.pids) process.kill(pid, 'SIGSTOP');
   try {
+    for (const pid of system.pids) process.kill(pid, 'SIGSTOP');
     return await measure();
   } finally {
-    for (const pid of system.pids) process.kill(pid, 'SIGCONT');
+    for (const pid of system.pids) signalIfRunning(pid, 'SIGCONT');
+  }
+}
+
+function signalIfRunning(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 

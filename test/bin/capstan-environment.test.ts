@@ -1,12 +1,12 @@
 /**
- * What bin/capstan sets in glibc's allocator and V8's heap before it starts node, read by a
- * module that node requires before the server and that exits at once: the settings that keep
- * the server's memory down (see the comments in bin/capstan), and an operator's own values left
- * as they are.
+ * What bin/capstan sets in glibc's allocator, V8's heap and V8's thread pool before it starts
+ * node, read by a module that node requires before the server and that exits at once: the
+ * settings that keep the server's memory down and its event loop moving (see the comments in
+ * bin/capstan), and an operator's own values left as they are.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from '../helpers/capstan-process';
 
@@ -17,6 +17,7 @@ describe('bin/capstan', () => {
   let dir: string;
   let probe: string;
   let youngGenerationProbe: string;
+  let workerThreadsProbe: string;
 
   beforeAll(() => {
     ensureBuilt();
@@ -41,6 +42,15 @@ describe('bin/capstan', () => {
         'process.stdout.write(String(young.space_size));\n' +
         'process.exit(0);\n',
     );
+    // V8's platform starts its worker threads before node runs any JavaScript; each is named.
+    workerThreadsProbe = join(dir, 'worker-threads.js');
+    writeFileSync(
+      workerThreadsProbe,
+      "const { readdirSync, readFileSync } = require('node:fs');\n" +
+        "const names = readdirSync('/proc/self/task').map((id) => readFileSync(`/proc/self/task/${id}/comm`, 'utf8').trim());\n" +
+        "process.stdout.write(String(names.filter((name) => name === 'V8Worker').length));\n" +
+        'process.exit(0);\n',
+    );
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +70,29 @@ describe('bin/capstan', () => {
     const environment = { ...process.env, NODE_OPTIONS: `${nodeOptions} --require ${youngGenerationProbe}` };
     return Number(execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: environment }).toString('utf8'));
   }
+
+  /** How many worker threads V8 has in the node that bin/capstan starts, on the CPUs `cpus` names (taskset's list). */
+  function v8WorkerThreads(options: { cpus?: string; nodeOptions?: string } = {}) {
+    const environment = {
+      ...process.env,
+      NODE_OPTIONS: `${options.nodeOptions ?? ''} --require ${workerThreadsProbe}`,
+    };
+    const capstan = join(ROOT, 'bin', 'capstan');
+    const output =
+      options.cpus === undefined
+        ? execFileSync(capstan, [], { env: environment })
+        : execFileSync('taskset', ['-c', options.cpus, capstan], { env: environment });
+    return Number(output.toString('utf8'));
+  }
+
+  it("gives V8 one worker thread for each CPU it may use but the main thread's, one at least", () => {
+    expect(v8WorkerThreads()).toBe(Math.max(1, availableParallelism() - 1));
+    expect(v8WorkerThreads({ cpus: '0' })).toBe(1);
+  });
+
+  it("keeps an operator's own number of V8 worker threads", () => {
+    expect(v8WorkerThreads({ cpus: '0', nodeOptions: '--v8-pool-size=3' })).toBe(3);
+  });
 
   it('keeps the young generation to 16 MiB a semi-space', () => {
     expect(youngGenerationAfterBurst()).toBeLessThanOrEqual(2 * 16 * MiB);

@@ -55,34 +55,46 @@ describe('bin/capstan', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** The allocator settings the node that bin/capstan starts sees, given `settings` in its environment. */
-  function allocatorSettingsSeen(settings: Partial<Record<(typeof ALLOCATOR_SETTINGS)[number], string>>) {
-    const environment: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
-    for (const name of ALLOCATOR_SETTINGS) {
-      delete environment[name];
-    }
-    const output = execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: { ...environment, ...settings } });
-    return JSON.parse(output.toString('utf8')) as Record<string, string | undefined>;
-  }
-
-  /** The young generation's size, in bytes, after a burst of allocation in the node that bin/capstan starts. */
-  function youngGenerationAfterBurst(nodeOptions = '') {
-    const environment = { ...process.env, NODE_OPTIONS: `${nodeOptions} --require ${youngGenerationProbe}` };
-    return Number(execFileSync(join(ROOT, 'bin', 'capstan'), [], { env: environment }).toString('utf8'));
-  }
-
-  /** How many worker threads V8 has in the node that bin/capstan starts, on the CPUs `cpus` names (taskset's list). */
-  function v8WorkerThreads(options: { cpus?: string; nodeOptions?: string } = {}) {
-    const environment = {
-      ...process.env,
-      NODE_OPTIONS: `${options.nodeOptions ?? ''} --require ${workerThreadsProbe}`,
+  /**
+   * What `probePath` writes in the node that bin/capstan starts, with the operator's own
+   * `nodeOptions`, on the CPUs `cpus` names (taskset's list) and in `environment`.
+   */
+  function probed(
+    probePath: string,
+    options: { nodeOptions?: string; cpus?: string; environment?: NodeJS.ProcessEnv },
+  ) {
+    const env = {
+      ...(options.environment ?? process.env),
+      NODE_OPTIONS: `${options.nodeOptions ?? ''} --require ${probePath}`,
     };
     const capstan = join(ROOT, 'bin', 'capstan');
     const output =
       options.cpus === undefined
-        ? execFileSync(capstan, [], { env: environment })
-        : execFileSync('taskset', ['-c', options.cpus, capstan], { env: environment });
-    return Number(output.toString('utf8'));
+        ? execFileSync(capstan, [], { env })
+        : execFileSync('taskset', ['-c', options.cpus, capstan], { env });
+    return output.toString('utf8');
+  }
+
+  /** The allocator settings the node that bin/capstan starts sees, given `settings` in its environment. */
+  function allocatorSettingsSeen(settings: Partial<Record<(typeof ALLOCATOR_SETTINGS)[number], string>>) {
+    const environment: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of ALLOCATOR_SETTINGS) {
+      delete environment[name];
+    }
+    return JSON.parse(probed(probe, { environment: { ...environment, ...settings } })) as Record<
+      string,
+      string | undefined
+    >;
+  }
+
+  /** The young generation's size, in bytes, after a burst of allocation in the node that bin/capstan starts. */
+  function youngGenerationAfterBurst(nodeOptions = '') {
+    return Number(probed(youngGenerationProbe, { nodeOptions }));
+  }
+
+  /** How many worker threads V8 has in the node that bin/capstan starts, on the CPUs `cpus` names. */
+  function v8WorkerThreads(options: { cpus?: string; nodeOptions?: string } = {}) {
+    return Number(probed(workerThreadsProbe, options));
   }
 
   it("gives V8 one worker thread for each CPU it may use but the main thread's, one at least", () => {

@@ -38,7 +38,16 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
-/** A time as metav1.Time is written: RFC 3339 to the second, in UTC. */
+/** The last second metaTime formatted: the timestamps a burst of writes stamps mostly share one. */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
+/** A time as metav1.Time is written: RFC 3339 to the second, in UTC. Throws for an invalid date. */
 export function metaTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastSecondText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastSecondText;
 }

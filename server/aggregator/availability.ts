@@ -8,7 +8,7 @@
  * only when the condition changed; its transition time moves only when its status did.
  */
 import { request, type RequestOptions } from 'node:https';
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
@@ -92,7 +92,7 @@ function conditionChanged(current: AvailableCondition | undefined, next: Checked
 
 /** Now, at the second, as the API's timestamps are. */
 function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return metaTime(new Date());
 }
 
 export interface AvailabilityController {

@@ -13,6 +13,7 @@ import {
   type CustomResourceDefinitionNames,
 } from './crd-types';
 import { deepEqual } from '../status/field-errors';
+import { metaTime } from '../../api/objects';
 
 export const NAMES_ACCEPTED = 'NamesAccepted';
 export const ESTABLISHED = 'Established';
@@ -129,7 +130,7 @@ export function setCondition(
   const status = (crd.status ??= {});
   const conditions = (status.conditions ??= []);
   const index = conditions.findIndex((existing) => existing.type === condition.type);
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const stamp = metaTime(now);
   const existing = index < 0 ? undefined : conditions[index];
   const lastTransitionTime =
     existing !== undefined && existing.status === condition.status ? (existing.lastTransitionTime ?? stamp) : stamp;

@@ -14,9 +14,8 @@
  * A pure function of its inputs: storage, defaulting and validation stay with the handler.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import { changedFields, SERVER_OWNED_METADATA, withoutServerOwnedFields } from '../fieldmanager/field-set';
-import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
 import { copyJson, goMarshal, isObject } from '../json/value';
 import { appliedFieldSet } from './applied-fields';
@@ -143,7 +142,7 @@ function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>
       operation: 'Update',
       apiVersion: request.apiVersion,
     };
-    if (!set.isEmpty()) managers.set(managerIdentity(entry), { entry, set, time: rfc3339Seconds(request.now) });
+    if (!set.isEmpty()) managers.set(managerIdentity(entry), { entry, set, time: metaTime(request.now) });
   }
   return managers;
 }
@@ -266,7 +265,7 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
   managers.set(applierId, {
     entry: applierEntry,
     set: appliedSet,
-    time: changed || applierChanged || previous?.time === undefined ? rfc3339Seconds(now) : previous.time,
+    time: changed || applierChanged || previous?.time === undefined ? metaTime(now) : previous.time,
   });
 
   const object = merged as KubeObject;

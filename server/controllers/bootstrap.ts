@@ -5,7 +5,7 @@
  * PriorityClasses that critical pods name. Every replica runs this at start; creating what
  * already exists is not an error, so replicas may race.
  */
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
@@ -100,7 +100,7 @@ export async function ensureDefaultServiceCIDR(
             status: 'True',
             reason: '',
             message: 'Kubernetes default Service CIDR is ready',
-            lastTransitionTime: now.toISOString().replace(/\.\d+Z$/, 'Z'),
+            lastTransitionTime: metaTime(now),
           },
         ],
       },

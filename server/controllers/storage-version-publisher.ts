@@ -17,7 +17,7 @@
  */
 import { isNotFoundError } from '../../storage/errors';
 import type { GroupVersion } from '../../api/identity';
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
 import type { ObjectOperations } from '../client/operations';
 import { encodedGroupVersion, storageGroupVersion, type ResourceType } from '../registry/types';
@@ -174,7 +174,7 @@ export function startStorageVersionPublisher(
       key,
       (object) => {
         const status = (object.status ?? {}) as StorageVersionStatus;
-        withServerEntry(status, entry, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+        withServerEntry(status, entry, metaTime(new Date()));
         object.status = status;
       },
       'status',

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RequestHandler } from 'express';
+import { metaTime } from '../../api/objects';
 
 /** Field names and order of the reference's `version.Info`. */
 export interface VersionInfo {
@@ -91,7 +92,5 @@ function checkoutCommit(): string | undefined {
 
 /** When this file was compiled, as the reference formats build dates. */
 function compiledAt(): string {
-  return statSync(__filename)
-    .mtime.toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+  return metaTime(statSync(__filename).mtime);
 }

@@ -20,6 +20,7 @@ import {
 import { zeroObject } from './zero-object';
 import type { Definitions, SchemaNode } from '../validation/decode';
 import type { ManagedFieldsEntry } from './managed-fields-entry';
+import { metaTime } from '../../api/objects';
 
 /**
  * The reference takes the User-Agent up to its first `/` (`kubectl/v1.33.0 (linux/amd64) ...` →
@@ -27,10 +28,6 @@ import type { ManagedFieldsEntry } from './managed-fields-entry';
  */
 export function managerFromUserAgent(userAgent: string | undefined): string {
   return (userAgent ?? '').split('/')[0] || 'unknown';
-}
-
-export function rfc3339Seconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export interface ManagedUpdate {
@@ -154,7 +151,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       manager: update.manager,
       operation: 'Update',
       apiVersion: update.apiVersion,
-      time: touched || own?.time === undefined ? rfc3339Seconds(update.now) : own.time,
+      time: touched || own?.time === undefined ? metaTime(update.now) : own.time,
       fieldsType: 'FieldsV1',
       fieldsV1: ownFields,
       ...(update.subresource ? { subresource: update.subresource } : {}),

@@ -1,6 +1,5 @@
 /** Status conditions as the reference's controllers and subresources set them. */
-import type { KubeObject } from '../../api/objects';
-import { rfc3339Seconds } from '../fieldmanager/managed-fields';
+import { metaTime, type KubeObject } from '../../api/objects';
 
 export interface Condition {
   readonly type: string;
@@ -20,7 +19,7 @@ export function upsertCondition(object: KubeObject, condition: Condition, now: D
   const lastTransitionTime =
     previous !== undefined && previous.status === condition.status && previous.lastTransitionTime
       ? previous.lastTransitionTime
-      : rfc3339Seconds(now);
+      : metaTime(now);
   const next = { ...condition, lastTransitionTime };
   status.conditions =
     index >= 0 ? conditions.map((existing, i) => (i === index ? next : existing)) : [...conditions, next];

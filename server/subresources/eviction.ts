@@ -25,12 +25,11 @@ import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query'
 import { matchesLabels, parseLabelSelector, formatLabelSelector } from '../selectors/label-selector';
 import { badRequest, forbidden, internalError } from '../status/catalogue';
 import { relatedScope } from './related-scope';
-import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { StatusError } from '../status/status-error';
 import { CREATED_STATUS } from './binding';
 import { upsertCondition } from './conditions';
 
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 interface Eviction {
   readonly metadata?: { readonly name?: string };
   readonly deleteOptions?: {
@@ -120,7 +119,7 @@ async function takeDisruption(
         );
       }
       status.disruptionsAllowed = allowed - 1;
-      status.disruptedPods = { ...(status.disruptedPods ?? {}), [podName]: rfc3339Seconds(scope.context.now()) };
+      status.disruptedPods = { ...(status.disruptedPods ?? {}), [podName]: metaTime(scope.context.now()) };
       const sufficient = status.disruptionsAllowed > 0;
       upsertCondition(
         budget,

@@ -9,6 +9,7 @@ import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, invalid as invalidField, notSupported } from '../status/field-errors';
 import { parseBool, parseInteger, type QueryParameters } from '../request/query';
 import { goTimeParseError, RFC3339_LAYOUT } from '../validation/go-time';
+import { metaTime } from '../../api/objects';
 
 export interface PodLogOptions {
   readonly container: string;
@@ -87,8 +88,7 @@ export function kubeletLogQuery(options: PodLogOptions): string {
   if (options.limitBytes !== undefined) params.set('limitBytes', String(options.limitBytes));
   if (options.previous) params.set('previous', 'true');
   if (options.sinceSeconds !== undefined) params.set('sinceSeconds', String(options.sinceSeconds));
-  if (options.sinceTime !== undefined)
-    params.set('sinceTime', new Date(options.sinceTime * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  if (options.sinceTime !== undefined) params.set('sinceTime', metaTime(new Date(options.sinceTime * 1000)));
   if (options.stream !== undefined) params.set('stream', options.stream);
   if (options.tailLines !== undefined) params.set('tailLines', String(options.tailLines));
   if (options.timestamps) params.set('timestamps', 'true');

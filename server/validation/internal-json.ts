@@ -11,6 +11,7 @@ import { canonicalQuantity } from '../quantity/quantity';
 import { compareStrings } from '../string-order';
 import { goTextDiff } from './go-unified-diff';
 import { INTERNAL_STRUCTS, type InternalField } from './internal-json-fields';
+import { metaTime } from '../../api/objects';
 
 type JsonObject = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ function goTime(value: unknown): string {
   if (typeof value !== 'string') return 'null';
   const time = new Date(value);
   if (Number.isNaN(time.getTime())) return goString(value);
-  return `"${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`;
+  return `"${metaTime(time)}"`;
 }
 
 /**

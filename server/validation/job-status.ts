@@ -9,7 +9,7 @@
  * asked only when a field it reads changes, so that a Job already breaking it (written before,
  * or just scaled down by its user) can still have its other fields written.
  */
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, invalid, invalidWithoutValue, required } from '../status/field-errors';
 import type { FeatureEnabled } from '../registry/types';
@@ -202,7 +202,7 @@ function instant(time: string | null | undefined): number | undefined {
 
 /** A metav1.Time as the reference prints it in an error: its JSON form, in UTC to the second. */
 function timeText(time: string): string {
-  return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return metaTime(new Date(time));
 }
 
 /** uncountedTerminatedPods as the reference prints it in an error: its internal Go struct. */

@@ -8,7 +8,7 @@
  * never changes. Keys are read and signatures checked with node:crypto.
  */
 import { constants, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
   deepEqual,
@@ -285,7 +285,7 @@ function conditionErrors(conditions: readonly Condition[]): FieldError[] {
 
 /** A status time as the reference prints a time.Time it refuses: marshalled, RFC 3339 in UTC. */
 function goTime(text: string): string {
-  return new Date(text).toISOString().replace(/\.\d+Z$/, 'Z');
+  return metaTime(new Date(text));
 }
 
 /** A lifetime as the reference prints a time.Duration it refuses: marshalled, in nanoseconds. */

@@ -5,7 +5,8 @@
  */
 import type { UserInfo } from '../../../api/user-info';
 import { reviewBody } from './review-body';
-import { rfc3339, userInfoObject, type UserInfoObject } from './user-info';
+import { userInfoObject, type UserInfoObject } from './user-info';
+import { metaTime } from '../../../api/objects';
 
 export const SELF_SUBJECT_REVIEW_VERSION = 'authentication.k8s.io/v1';
 
@@ -25,7 +26,7 @@ export function selfSubjectReview(input: {
   return {
     kind: 'SelfSubjectReview',
     apiVersion: SELF_SUBJECT_REVIEW_VERSION,
-    metadata: { creationTimestamp: rfc3339(input.now) },
+    metadata: { creationTimestamp: metaTime(input.now) },
     status: { userInfo: userInfoObject(input.user) },
   };
 }

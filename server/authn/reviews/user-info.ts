@@ -16,8 +16,3 @@ export function userInfoObject(user: UserInfo): UserInfoObject {
   if (extra.length > 0) object.extra = Object.fromEntries(extra.map(([key, values]) => [key, [...values]]));
   return object;
 }
-
-/** RFC 3339 with seconds, as metav1.Time is written. */
-export function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

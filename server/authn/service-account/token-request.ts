@@ -11,9 +11,9 @@ import { goQuote } from '../../../api/go-quote';
 import { badRequest, conflict, internalError, invalid, namespaceMismatch, notFound } from '../../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { reviewBody } from '../reviews/review-body';
-import { rfc3339 } from '../reviews/user-info';
 import type { ObjectLookup } from './authenticator';
 import { serviceAccountClaims, type ObjectRef, type TokenSigner } from './claims';
+import { metaTime } from '../../../api/objects';
 
 export const TOKEN_REQUEST_VERSION = 'authentication.k8s.io/v1';
 const DEFAULT_EXPIRATION_SECONDS = 3600;
@@ -119,7 +119,7 @@ export async function tokenRequest(
   const now = (deps.now ?? (() => new Date()))();
   metadata.name = input.name;
   metadata.namespace = input.namespace;
-  metadata.creationTimestamp = rfc3339(now);
+  metadata.creationTimestamp = metaTime(now);
 
   const expiration = spec.expirationSeconds;
   if (typeof expiration !== 'number' || !Number.isInteger(expiration))
@@ -181,7 +181,7 @@ export async function tokenRequest(
       expirationSeconds: warnAfterSeconds ?? lifetime,
       boundObjectRef: spec.boundObjectRef ?? null,
     },
-    status: { token, expirationTimestamp: rfc3339(new Date(now.getTime() + (warnAfterSeconds ?? lifetime) * 1000)) },
+    status: { token, expirationTimestamp: metaTime(new Date(now.getTime() + (warnAfterSeconds ?? lifetime) * 1000)) },
   };
 }
 

@@ -16,6 +16,7 @@ import { aggregateErrors } from '../transformer';
 import { plainGcmKey, SEED_SIZE, seedKey, type DataKey } from './data-keys';
 import { decodeEncryptedObject, EncryptedDEKSourceType, encodeEncryptedObject, type EncryptedObject } from './messages';
 import { KmsService, type KmsOperationRecord } from './kms-service';
+import { metaTime } from '../../../api/objects';
 
 const WRITE_KEY_TTL_MS = 3 * 60_000;
 const READ_KEY_TTL_MS = 24 * 60 * 60_000;
@@ -276,7 +277,7 @@ export class KmsV2Provider {
     const now = Date.now();
     if (now > state.expiresAt) {
       throw new Error(
-        `encryptedDEKSource with keyID hash ${JSON.stringify(hashIfNotEmpty(state.keyID))} expired at ${rfc3339(state.expiresAt)} (current time is ${rfc3339(now)})`,
+        `encryptedDEKSource with keyID hash ${JSON.stringify(hashIfNotEmpty(state.keyID))} expired at ${metaTime(new Date(state.expiresAt))} (current time is ${metaTime(new Date(now))})`,
       );
     }
     const encryptedData = state.key.seal(data, context);
@@ -363,8 +364,4 @@ function cacheKeyOf(
 
 export function hashIfNotEmpty(text: string): string {
   return text === '' ? '' : `sha256:${createHash('sha256').update(text).digest('hex')}`;
-}
-
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -1,0 +1,32 @@
+/**
+ * metaTime formats a time as metav1.Time is written, and keeps the last second's text for the
+ * timestamps that share it: the kept text must never stand for another second.
+ */
+import { metaTime } from '../../api/objects';
+
+describe('metaTime', () => {
+  it('writes RFC 3339 to the second, in UTC, dropping the milliseconds', () => {
+    expect(metaTime(new Date('2026-12-02T06:05:07.123Z'))).toBe('2026-12-02T06:05:07Z');
+    expect(metaTime(new Date('1969-12-31T23:59:59.500Z'))).toBe('1969-12-31T23:59:59Z');
+  });
+
+  it('gives each second its own text, whatever order the times come in', () => {
+    const second = Date.parse('2026-12-02T06:05:07Z');
+    const times = [0, 999, 1000, 999, -1, 0, 60_000, 1].map((offset) => second + offset);
+    expect(times.map((time) => metaTime(new Date(time)))).toEqual([
+      '2026-12-02T06:05:07Z',
+      '2026-12-02T06:05:07Z',
+      '2026-12-02T06:05:08Z',
+      '2026-12-02T06:05:07Z',
+      '2026-12-02T06:05:06Z',
+      '2026-12-02T06:05:07Z',
+      '2026-12-02T06:06:07Z',
+      '2026-12-02T06:05:07Z',
+    ]);
+  });
+
+  it('refuses an invalid date, even right after a valid one', () => {
+    metaTime(new Date(0));
+    expect(() => metaTime(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});

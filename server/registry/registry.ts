@@ -42,8 +42,35 @@ export interface MutableResourceRegistry extends ResourceRegistry {
   remove(resource: GroupResource): ResourceType | undefined;
 }
 
-function servedKey(group: string, version: string, name: string): string {
-  return `${group}/${version}/${name}`;
+/**
+ * Types by group, version and a name (resource or kind), in nested maps: a request looks its
+ * type up several times (routing, admission, webhooks' own storage), and a key built by joining
+ * the three would be a new string to hash at every lookup.
+ */
+class ServedIndex {
+  private readonly groups = new Map<string, Map<string, Map<string, ResourceType>>>();
+
+  get(group: string, version: string, name: string): ResourceType | undefined {
+    return this.groups.get(group)?.get(version)?.get(name);
+  }
+
+  set(group: string, version: string, name: string, type: ResourceType): void {
+    let versions = this.groups.get(group);
+    if (versions === undefined) this.groups.set(group, (versions = new Map()));
+    let names = versions.get(version);
+    if (names === undefined) versions.set(version, (names = new Map()));
+    names.set(name, type);
+  }
+
+  delete(group: string, version: string, name: string): void {
+    const versions = this.groups.get(group);
+    const names = versions?.get(version);
+    if (versions === undefined || names === undefined) return;
+    names.delete(name);
+    if (names.size > 0) return;
+    versions.delete(version);
+    if (versions.size === 0) this.groups.delete(group);
+  }
 }
 
 function resourceKey({ group, resource }: GroupResource): string {
@@ -81,8 +108,8 @@ function compareTypes(a: ResourceType, b: ResourceType): number {
 export class ResourceTypeRegistry implements MutableResourceRegistry {
   /** By `<group>/<resource>`. */
   private readonly types = new Map<string, ResourceType>();
-  private readonly byResource = new Map<string, ResourceType>();
-  private readonly byKind = new Map<string, ResourceType>();
+  private readonly byResource = new ServedIndex();
+  private readonly byKind = new ServedIndex();
   /** Rebuilt on every change, so its identity tells readers the set changed. */
   private served: readonly ResourceType[] = [];
   private readonly listeners = new Set<RegistryListener>();
@@ -110,11 +137,11 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
   }
 
   find(groupVersion: GroupVersion, resource: string): ResourceType | undefined {
-    return this.byResource.get(servedKey(groupVersion.group, groupVersion.version, resource));
+    return this.byResource.get(groupVersion.group, groupVersion.version, resource);
   }
 
   findKind(gvk: GroupVersionKind): ResourceType | undefined {
-    return this.byKind.get(servedKey(gvk.group, gvk.version, gvk.kind));
+    return this.byKind.get(gvk.group, gvk.version, gvk.kind);
   }
 
   all(): readonly ResourceType[] {
@@ -124,7 +151,7 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
   add(type: ResourceType): void {
     const previous = this.types.get(resourceKey(type));
     for (const { version } of type.versions) {
-      const holder = this.byKind.get(servedKey(type.group, version, type.kind));
+      const holder = this.byKind.get(type.group, version, type.kind);
       if (holder !== undefined && holder !== previous) {
         throw new Error(`${type.group}/${version} ${type.kind} is already served by ${qualifiedResource(holder)}`);
       }
@@ -157,16 +184,16 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
   private index(type: ResourceType): void {
     this.types.set(resourceKey(type), type);
     for (const { version } of type.versions) {
-      this.byResource.set(servedKey(type.group, version, type.resource), type);
-      this.byKind.set(servedKey(type.group, version, type.kind), type);
+      this.byResource.set(type.group, version, type.resource, type);
+      this.byKind.set(type.group, version, type.kind, type);
     }
   }
 
   private unindex(type: ResourceType): void {
     this.types.delete(resourceKey(type));
     for (const { version } of type.versions) {
-      this.byResource.delete(servedKey(type.group, version, type.resource));
-      this.byKind.delete(servedKey(type.group, version, type.kind));
+      this.byResource.delete(type.group, version, type.resource);
+      this.byKind.delete(type.group, version, type.kind);
     }
   }
 

@@ -287,6 +287,27 @@ describe('ResourceTypeRegistry changes while serving', () => {
     ]);
   });
 
+  test('removing one resource of a group-version leaves the others of that group-version served', () => {
+    const registry = builtinRegistry();
+    const gizmos: ResourceType = {
+      ...widgets,
+      resource: 'gizmos',
+      kind: 'Gizmo',
+      listKind: 'GizmoList',
+      storagePrefix: 'example.dev/gizmos',
+    };
+    registry.add(widgets);
+    registry.add(gizmos);
+    registry.remove({ group: 'example.dev', resource: 'widgets' });
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBeUndefined();
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'gizmos')).toBe(gizmos);
+    expect(registry.findKind({ group: 'example.dev', version: 'v1', kind: 'Gizmo' })).toBe(gizmos);
+    registry.remove({ group: 'example.dev', resource: 'gizmos' });
+    registry.add(widgets);
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBe(widgets);
+    expect(registry.find({ group: '', version: 'v1' }, 'configmaps')?.kind).toBe('ConfigMap');
+  });
+
   test('a kind another resource serves in the same group-version is refused', () => {
     const registry = builtinRegistry();
     registry.add(widgets);

@@ -19,14 +19,32 @@ import { messageLayout, WIRE_BYTES } from './protobuf-layout';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
+/**
+ * Message names found, by apiVersion then kind: every object encoded or decoded asks, and the
+ * built-in kinds that have a protobuf form are a few hundred. Kinds without one are not kept,
+ * and the meta/v1 kinds that answer for any group (a body may name any apiVersion) are kept only
+ * up to a bound, so what requests make up cannot grow it.
+ */
+const messageNames = new Map<string, Map<string, string>>();
+const MESSAGE_NAMES_KEPT = 2048;
+let messageNamesKept = 0;
+
 /** The message definition of a kind given by apiVersion and kind; undefined when it has no protobuf form. */
 export function messageNameFor(apiVersion: string, kind: string): string | undefined {
+  const known = messageNames.get(apiVersion)?.get(kind);
+  if (known !== undefined) return known;
   const slash = apiVersion.lastIndexOf('/');
   const gvk =
     slash >= 0
       ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind }
       : { group: '', version: apiVersion, kind };
-  return definitionForKind(gvk)?.name;
+  const name = definitionForKind(gvk)?.name;
+  if (name === undefined || messageNamesKept >= MESSAGE_NAMES_KEPT) return name;
+  messageNamesKept++;
+  let kinds = messageNames.get(apiVersion);
+  if (kinds === undefined) messageNames.set(apiVersion, (kinds = new Map()));
+  kinds.set(kind, name);
+  return name;
 }
 
 function requireMessageName(apiVersion: string, kind: string): string {

@@ -6,6 +6,7 @@ import {
   encodeEnvelope,
   encodeListChunks,
   encodeWatchFrame,
+  messageNameFor,
   PROTOBUF_MAGIC,
 } from '../../../server/codec/protobuf-envelope';
 import { decodeMessage, type JsonObject } from '../../../server/codec/protobuf';
@@ -192,5 +193,24 @@ describe('protobuf wire details', () => {
 
   test('the reader accepts what protobufjs reads back', () => {
     expect(() => Reader.create(encodeEnvelope(pod).subarray(4)).skipType(2)).not.toThrow();
+  });
+});
+
+describe('the message of a kind', () => {
+  it('is the same on every ask, and none for a kind without a protobuf form', () => {
+    for (let ask = 0; ask < 3; ask++) {
+      expect(messageNameFor('v1', 'ConfigMap')).toBe('io.k8s.api.core.v1.ConfigMap');
+      expect(messageNameFor('apps/v1', 'Deployment')).toBe('io.k8s.api.apps.v1.Deployment');
+      expect(messageNameFor('example.dev/v1', 'Widget')).toBeUndefined();
+      expect(messageNameFor('v1', 'Deployment')).toBeUndefined();
+    }
+  });
+
+  it('answers meta/v1 kinds for any group, however many groups ask', () => {
+    for (let group = 0; group < 3000; group++) {
+      expect(messageNameFor(`g${group}.example.dev/v1`, 'DeleteOptions')).toBe(
+        'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+      );
+    }
   });
 });

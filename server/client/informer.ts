@@ -5,7 +5,7 @@
  * callbacks see every object's latest state even across gaps.
  */
 import { setImmediate } from 'node:timers/promises';
-import type { ObjectStorage } from '../../storage/objects/types';
+import type { ObjectStorage, Scope } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
 
 import type { KubeObject } from '../../api/objects';
@@ -32,7 +32,12 @@ const RETRY_DELAY_MS = 500;
 const LIST_PAGE = 1_000;
 const WATCH_TIMEOUT_SECONDS = 300;
 
-export function startInformer(storage: ObjectStorage, handlers: InformerHandlers): Informer {
+/**
+ * Informs on the objects of `storage` in `scope`: one namespace's, for a controller that minds
+ * only that namespace, so the writes of every other namespace never reach it (the cache finds
+ * its watchers by namespace) and its map holds only what it minds.
+ */
+export function startInformer(storage: ObjectStorage, handlers: InformerHandlers, scope: Scope = {}): Informer {
   const objects = new Map<string, KubeObject>();
   let stopped = false;
   let currentWatch: { stop(): void } | undefined;
@@ -57,7 +62,7 @@ export function startInformer(storage: ObjectStorage, handlers: InformerHandlers
   // for seconds; a page at a time lets requests in between.
   const relist = async (): Promise<string> => {
     const seen = new Set<string>();
-    let page = await storage.list({}, { predicate: EVERYTHING, limit: LIST_PAGE });
+    let page = await storage.list(scope, { predicate: EVERYTHING, limit: LIST_PAGE });
     const { resourceVersion } = page;
     for (;;) {
       if (stopped) return resourceVersion;
@@ -68,7 +73,7 @@ export function startInformer(storage: ObjectStorage, handlers: InformerHandlers
       if (!page.continue) break;
       // A page the cache answers is ready at once: the turn must be given explicitly.
       await setImmediate();
-      page = await storage.list({}, { predicate: EVERYTHING, limit: LIST_PAGE, continue: page.continue });
+      page = await storage.list(scope, { predicate: EVERYTHING, limit: LIST_PAGE, continue: page.continue });
     }
     for (const [key, object] of objects) if (!seen.has(key)) remove(object);
     return resourceVersion;
@@ -84,10 +89,11 @@ export function startInformer(storage: ObjectStorage, handlers: InformerHandlers
           markSynced();
         }
         const startedAt = Date.now();
-        const watch = await storage.watch(
-          {},
-          { resourceVersion, predicate: EVERYTHING, timeoutSeconds: WATCH_TIMEOUT_SECONDS },
-        );
+        const watch = await storage.watch(scope, {
+          resourceVersion,
+          predicate: EVERYTHING,
+          timeoutSeconds: WATCH_TIMEOUT_SECONDS,
+        });
         currentWatch = watch;
         if (stopped) watch.stop();
         for await (const event of watch) {

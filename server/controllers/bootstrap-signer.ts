@@ -110,14 +110,16 @@ export function startBootstrapSigner(operations: ObjectOperations, stop: AbortSi
       });
   };
 
-  const secretInformer = startInformer(operations.storageFor(coreType(operations, 'secrets')), {
-    onUpsert: (object) => object.metadata.namespace === BOOTSTRAP_NAMESPACE && resign(),
-    onDelete: (object) => object.metadata.namespace === BOOTSTRAP_NAMESPACE && resign(),
-  });
-  const configMapInformer = startInformer(operations.storageFor(configMaps), {
-    onUpsert: (object) =>
-      object.metadata.namespace === CLUSTER_INFO_NAMESPACE && object.metadata.name === CLUSTER_INFO_NAME && resign(),
-  });
+  const secretInformer = startInformer(
+    operations.storageFor(coreType(operations, 'secrets')),
+    { onUpsert: () => resign(), onDelete: () => resign() },
+    { namespace: BOOTSTRAP_NAMESPACE },
+  );
+  const configMapInformer = startInformer(
+    operations.storageFor(configMaps),
+    { onUpsert: (object) => object.metadata.name === CLUSTER_INFO_NAME && resign() },
+    { namespace: CLUSTER_INFO_NAMESPACE },
+  );
   void Promise.all([secretInformer.synced, configMapInformer.synced]).then(resign);
   stop.addEventListener(
     'abort',

@@ -41,11 +41,11 @@ export function startBootstrapTokenCleaner(operations: ObjectOperations, stop: A
       });
   };
 
-  const informer = startInformer(operations.storageFor(secrets), {
-    onUpsert: (object) => {
-      if (object.metadata.namespace === BOOTSTRAP_NAMESPACE) check(String(object.metadata.name));
-    },
-  });
+  const informer = startInformer(
+    operations.storageFor(secrets),
+    { onUpsert: (object) => check(String(object.metadata.name)) },
+    { namespace: BOOTSTRAP_NAMESPACE },
+  );
   stop.addEventListener(
     'abort',
     () => {

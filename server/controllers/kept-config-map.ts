@@ -24,7 +24,7 @@ export interface KeptConfigMap {
 export function keepConfigMap(operations: ObjectOperations, kept: KeptConfigMap, stop: AbortSignal): void {
   const type = coreType(operations, 'configmaps');
   const { namespace, name } = kept;
-  const isKept = (object: KubeObject) => object.metadata.namespace === namespace && object.metadata.name === name;
+  const isKept = (object: KubeObject) => object.metadata.name === name;
 
   let running = false;
   const reconcile = (): void => {
@@ -44,10 +44,14 @@ export function keepConfigMap(operations: ObjectOperations, kept: KeptConfigMap,
     write.catch(() => setTimeout(reconcile, RETRY_MS)).finally(() => (running = false));
   };
 
-  const informer = startInformer(operations.storageFor(type), {
-    onUpsert: (object) => isKept(object) && reconcile(),
-    onDelete: (object) => isKept(object) && reconcile(),
-  });
+  const informer = startInformer(
+    operations.storageFor(type),
+    {
+      onUpsert: (object) => isKept(object) && reconcile(),
+      onDelete: (object) => isKept(object) && reconcile(),
+    },
+    { namespace },
+  );
   void informer.synced.then(reconcile);
   stop.addEventListener('abort', () => informer.stop(), { once: true });
 }

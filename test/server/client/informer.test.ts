@@ -1,7 +1,8 @@
 /**
  * The in-process informer over a watch cache on a real SQLite store: it lists in pages at one
  * revision (so a large type is decoded a page at a time, with requests let in between), and
- * the watch from that revision brings what was written while the pages were read, once.
+ * the watch from that revision brings what was written while the pages were read, once. One
+ * scoped to a namespace lists, watches and holds only that namespace's objects.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,8 @@ import type { KubeObject } from '../../../api/objects';
 const KEY_PREFIX = '/registry/configmaps';
 const STORED = 2_500;
 
-function configMap(name: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { name } };
+function configMap(name: string, namespace = 'ns'): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { name } };
 }
 
 describe('startInformer', () => {
@@ -75,5 +76,33 @@ describe('startInformer', () => {
     expect(lists.flatMap(({ result }) => result.items)).toHaveLength(STORED);
     expect(upserted.filter((name) => name === 'late')).toHaveLength(1);
     expect(upserted).toHaveLength(STORED + 1);
+  });
+
+  test("one scoped to a namespace lists, is told of and holds only that namespace's objects", async () => {
+    const cache = caches.cacheFor(KEY_PREFIX);
+    await cache.create({ namespace: 'kept', name: 'before' }, configMap('before', 'kept'));
+    const upserted: string[] = [];
+    const deleted: string[] = [];
+    const scoped = startInformer(
+      cache,
+      {
+        onUpsert: (object) => upserted.push(`${object.metadata.namespace}/${object.metadata.name}`),
+        onDelete: (object) => deleted.push(`${object.metadata.namespace}/${object.metadata.name}`),
+      },
+      { namespace: 'kept' },
+    );
+    try {
+      await scoped.synced;
+      await cache.create({ namespace: 'ns', name: 'elsewhere' }, configMap('elsewhere'));
+      await cache.create({ namespace: 'kept', name: 'after' }, configMap('after', 'kept'));
+      await cache.delete({ namespace: 'ns', name: 'elsewhere' });
+      await cache.delete({ namespace: 'kept', name: 'before' });
+      await waitUntil('the kept namespace deletion', () => deleted.length === 1, 5_000);
+      expect(upserted).toEqual(['kept/before', 'kept/after']);
+      expect(deleted).toEqual(['kept/before']);
+      expect([...scoped.objects.keys()]).toEqual(['kept/after']);
+    } finally {
+      scoped.stop();
+    }
   });
 });

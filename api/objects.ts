@@ -38,16 +38,23 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
-/** The last second metaTime formatted: the timestamps a burst of writes stamps mostly share one. */
+/**
+ * The last second formatted: the timestamps of a write (creation, managed fields, conditions)
+ * and of a burst of writes or decoded objects mostly share one, and then hold one string.
+ */
 let lastSecond = Number.NaN;
 let lastSecondText = '';
 
 /** A time as metav1.Time is written: RFC 3339 to the second, in UTC. Throws for an invalid date. */
 export function metaTime(date: Date): string {
-  const second = Math.floor(date.getTime() / 1000);
-  if (second !== lastSecond) {
-    lastSecondText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    lastSecond = second;
+  return metaTimeAt(Math.floor(date.getTime() / 1000));
+}
+
+/** metav1.Time of `seconds` since the epoch (a whole number). Throws past the range of a Date. */
+export function metaTimeAt(seconds: number): string {
+  if (seconds !== lastSecond) {
+    lastSecondText = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = seconds;
   }
   return lastSecondText;
 }

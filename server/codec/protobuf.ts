@@ -15,6 +15,7 @@ import {
 } from './protobuf-layout';
 import { sharedFieldsV1 } from './shared-field-sets';
 import { readSharedString, sharedUtf8 } from './short-strings';
+import { metaTimeAt } from '../../api/objects';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -295,23 +296,17 @@ export function decodeMessage(bytes: Uint8Array, type: string, options: ReadOpti
 // Times: metav1.Time is RFC 3339 to the second, MicroTime to the microsecond, both in UTC.
 
 /**
- * The last second formatted, and as a whole Time: an object's timestamps (creation, managed
- * fields, conditions) mostly share one, and so do the objects of a burst of writes decoded one
- * after another. The Time is one flat string that all of them hold: a concatenation would be a
- * string of its own per timestamp, holding a slice of the ISO text besides.
+ * The last second of a MicroTime formatted, without its fraction and zone: a burst of objects
+ * decoded one after another mostly shares one. A Time is metaTimeAt's, which keeps its own.
  */
-let lastSeconds = Number.NaN;
-let lastSecondText = '';
-let lastTimeText = '';
+let lastMicroSeconds = Number.NaN;
+let lastMicroSecondText = '';
 
 function formatTime(seconds: number, nanos: number, micro: boolean): string {
-  if (seconds !== lastSeconds) {
-    const iso = new Date(seconds * 1000).toISOString();
-    lastSecondText = iso.slice(0, 19);
-    lastTimeText = iso.replace(/\.\d{3}Z$/, 'Z');
-    lastSeconds = seconds;
+  if (!micro) return metaTimeAt(seconds);
+  if (seconds !== lastMicroSeconds) {
+    lastMicroSecondText = new Date(seconds * 1000).toISOString().slice(0, 19);
+    lastMicroSeconds = seconds;
   }
-  if (!micro) return lastTimeText;
-  const base = lastSecondText;
-  return `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
+  return `${lastMicroSecondText}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
 }

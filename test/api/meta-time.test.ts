@@ -2,7 +2,7 @@
  * metaTime formats a time as metav1.Time is written, and keeps the last second's text for the
  * timestamps that share it: the kept text must never stand for another second.
  */
-import { metaTime } from '../../api/objects';
+import { metaTime, metaTimeAt } from '../../api/objects';
 
 describe('metaTime', () => {
   it('writes RFC 3339 to the second, in UTC, dropping the milliseconds', () => {
@@ -22,6 +22,15 @@ describe('metaTime', () => {
       '2026-12-02T06:05:07Z',
       '2026-12-02T06:06:07Z',
       '2026-12-02T06:05:07Z',
+    ]);
+  });
+
+  it('writes a whole number of seconds since the epoch as the same text', () => {
+    const second = Date.parse('2026-12-02T06:05:07Z') / 1000;
+    expect([metaTimeAt(second), metaTimeAt(second + 1), metaTimeAt(-1)]).toEqual([
+      '2026-12-02T06:05:07Z',
+      '2026-12-02T06:05:08Z',
+      '1969-12-31T23:59:59Z',
     ]);
   });
 

@@ -14,6 +14,7 @@ import { objectMapKey, startInformer } from '../client/informer';
 import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
 import { startWorkQueue } from '../client/work-queue';
+import { copyJson } from '../json/value';
 
 const BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
 
@@ -91,8 +92,9 @@ export function startVolumeBinder(operations: ObjectOperations, stop: AbortSigna
         current.status = {
           ...status,
           phase: 'Bound',
-          accessModes: volumeSpec.accessModes,
-          capacity: volumeSpec.capacity,
+          // Copies: the volume is the informer's, shared with the cache, and defaulting rounds quantities in place.
+          accessModes: copyJson(volumeSpec.accessModes),
+          capacity: copyJson(volumeSpec.capacity),
           ...vac,
         };
       },

@@ -121,7 +121,9 @@ async function expectReadyBeforeRequestsEnded(
   const requests = asked.slice(start.firstRequest);
   await waitUntil('each request to give up', () => requests.every(({ endedAt }) => endedAt !== undefined), 30_000, 20);
   for (const request of requests) {
-    expect(request.endedAt! - request.at).toBeGreaterThanOrEqual(4_500);
+    // The extension server is this process, which notes a request late when the machine is
+    // busy (4,416 and 4,460 ms seen beside other suites): a second of slack, still far from at once.
+    expect(request.endedAt! - request.at).toBeGreaterThanOrEqual(4_000);
     // Ready before then: waiting for the request would have made it at least that late.
     expect(start.readyAt).toBeLessThan(request.endedAt!);
   }

@@ -14,6 +14,7 @@
  * Caches can be added and removed while serving, as resource types come and go.
  */
 import { ResourceStore, type ResourceStoreOptions } from '../objects/resource-store';
+import { WriteDecodes } from '../objects/write-decodes';
 import type { RevisionedStore } from '../store';
 import { StoreFeed, type StoreFeedOptions } from './feed';
 import { WatchCache, type WatchCacheTuning } from './watch-cache';
@@ -54,8 +55,16 @@ export async function startCacheSet(options: CacheSetOptions): Promise<CacheSet>
   const byPrefix = new Map<string, WatchCache>();
   const add = (resource: CachedResource): WatchCache => {
     if (byPrefix.has(resource.keyPrefix)) throw new Error(`a watch cache for ${resource.keyPrefix} exists`);
-    const objects = new ResourceStore({ ...resource, store: options.store });
-    const cache = new WatchCache({ ...resource, store: options.store, feed, objects, tuning: options.tuning });
+    const writeDecodes = new WriteDecodes();
+    const objects = new ResourceStore({ ...resource, store: options.store, writeDecodes });
+    const cache = new WatchCache({
+      ...resource,
+      store: options.store,
+      feed,
+      objects,
+      writeDecodes,
+      tuning: options.tuning,
+    });
     byPrefix.set(resource.keyPrefix, cache);
     return cache;
   };

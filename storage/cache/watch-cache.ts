@@ -65,7 +65,8 @@ import type {
   UpdateResult,
   WatchOptions,
 } from '../objects/types';
-import type { RangeResult, StoreEvent } from '../store';
+import type { WriteDecodes } from '../objects/write-decodes';
+import type { KeyValue, RangeResult, StoreEvent } from '../store';
 import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-watcher';
 import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
@@ -144,6 +145,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   readonly prefix: string;
   private readonly feed: StoreFeed;
   private readonly objects: ObjectStorage;
+  private readonly writeDecodes: WriteDecodes | undefined;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
   private readonly codec: ValueCodec | undefined;
@@ -170,6 +172,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   constructor(options: WatchCacheOptions) {
     this.feed = options.feed;
     this.objects = options.objects;
+    this.writeDecodes = options.writeDecodes;
     this.prefix = `${options.keyPrefix}/`;
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
@@ -241,6 +244,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.state = 'stopped';
     this.generation++;
     this.feed.unregister(this);
+    this.writeDecodes?.close();
     this.watchers.closeAll();
     this.historyWatches.stopAll();
     for (const waiter of this.readyWaiters) waiter();
@@ -446,6 +450,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         const tree = await this.listAt(revision);
         if (generation !== this.generation) return;
         this.tree = tree;
+        this.writeDecodes?.listedAt(revision);
         this.listedUnread = true;
         this.ring = new EventRing(this.tuning.ring ?? {}, revision);
         this.pastStates.clear();
@@ -499,9 +504,10 @@ export class WatchCache implements ObjectStorage, FeedListener {
       const previous = cachedPrevious === undefined ? undefined : objectOf(cachedPrevious);
       let object: KubeObject;
       if (type === 'put') {
-        object = decodeObject(kv, this.codec);
+        object = this.decodePut(kv);
         this.tree.set(kv.key, object);
       } else {
+        this.writeDecodes?.forDeleteEvent(kv);
         if (previous === undefined) continue;
         object = withResourceVersion(previous, kv.modRevision);
         this.tree.delete(kv.key);
@@ -520,6 +526,12 @@ export class WatchCache implements ObjectStorage, FeedListener {
       this.ring.push(event);
       this.watchers.dispatch(event);
     }
+  }
+
+  /** The object of a put event, decoded once with the answer of this replica's write of it (write-decodes.ts). */
+  private decodePut(kv: KeyValue): KubeObject {
+    if (this.writeDecodes === undefined) return decodeObject(kv, this.codec);
+    return this.writeDecodes.forEvent(kv, () => decodeObject(kv, this.codec));
   }
 
   /** The state a list reads, or undefined when the store must answer. Throws 410/504. */

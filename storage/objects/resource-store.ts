@@ -31,6 +31,7 @@ import type {
   UpdateResult,
   WatchOptions,
 } from './types';
+import type { WriteDecodes } from './write-decodes';
 
 import { goQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
@@ -48,6 +49,8 @@ export interface ResourceStoreOptions {
    * `--event-ttl`, as the reference's event registry asks of its store). Absent: kept.
    */
   readonly ttlSeconds?: number;
+  /** Shares each write's decoded answer with the watch cache's event of it (write-decodes.ts). */
+  readonly writeDecodes?: WriteDecodes;
 }
 
 /** The reference store never asks etcd for more keys than this in one range while paging with a selector. */
@@ -71,6 +74,7 @@ export class ResourceStore implements ObjectStorage {
   private readonly keySpace: ResourceKeySpace;
   private readonly codec: ValueCodec | undefined;
   private readonly writeOptions: WriteOptions | undefined;
+  private readonly writeDecodes: WriteDecodes | undefined;
 
   constructor(options: ResourceStoreOptions) {
     this.store = options.store;
@@ -79,6 +83,7 @@ export class ResourceStore implements ObjectStorage {
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
     this.writeOptions = options.ttlSeconds ? { ttlSeconds: options.ttlSeconds } : undefined;
+    this.writeDecodes = options.writeDecodes;
   }
 
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
@@ -108,13 +113,24 @@ export class ResourceStore implements ObjectStorage {
         name: key.name,
       });
     }
-    const result = await this.store.create(storeKey, value, this.writeOptions);
-    if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);
-    return decodeObject(result.kv, this.codec);
+    return this.whileWriting(storeKey, async () => {
+      const result = await this.store.create(storeKey, value, this.writeOptions);
+      if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);
+      return this.decodeWritten(result.kv);
+    });
   }
 
-  async update(key: ObjectKey, update: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
+  update(key: ObjectKey, update: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
     const storeKey = objectKey(this.keySpace, key);
+    return this.whileWriting(storeKey, () => this.updateStored(storeKey, key, update, options));
+  }
+
+  private async updateStored(
+    storeKey: string,
+    key: ObjectKey,
+    update: UpdateFunction,
+    options: UpdateOptions,
+  ): Promise<UpdateResult> {
     let current = (await this.store.get(storeKey)).kv;
     // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
     for (;;) {
@@ -147,7 +163,7 @@ export class ResourceStore implements ObjectStorage {
           ? await this.store.create(storeKey, value, this.writeOptions)
           : await this.store.update(storeKey, value, current.modRevision, this.writeOptions);
       if (result.succeeded && result.kv !== undefined) {
-        return { object: decodeObject(result.kv, this.codec), created: current === undefined };
+        return { object: this.decodeWritten(result.kv), created: current === undefined };
       }
       current = result.kv;
     }
@@ -176,6 +192,17 @@ export class ResourceStore implements ObjectStorage {
   }
 
   /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
+  /** `write` of `storeKey`, known to the watch cache's event side while it runs (write-decodes.ts). */
+  private whileWriting<T>(storeKey: string, write: () => Promise<T>): Promise<T> {
+    return this.writeDecodes === undefined ? write() : this.writeDecodes.writing(storeKey, write);
+  }
+
+  /** The object a write stored, decoded once for the write's answer and the cache's event of it. */
+  private decodeWritten(kv: KeyValue): KubeObject {
+    if (this.writeDecodes === undefined) return decodeObject(kv, this.codec);
+    return this.writeDecodes.forWrite(kv, () => decodeObject(kv, this.codec));
+  }
+
   /** `value` as a read would decode it, stamped with `resourceVersion` (none when empty, which Go omits). */
   private readBack(storeKey: string, value: Buffer, resourceVersion: string | undefined): KubeObject {
     const object = decodeObject({ key: storeKey, value, modRevision: 0 }, this.codec);

@@ -363,9 +363,17 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   // Types without a watch cache read and watch their store itself, one object layer per stored
   // group-resource (both Events share a prefix, and each names itself in its messages).
   const uncachedStorage = new Map<string, ObjectStorage>();
+  // Where a type is stored and whether it has a cache, worked out once per type: admission
+  // plugins ask for storage several times a request.
+  const placements = new WeakMap<ResourceType, { readonly keyPrefix: string; readonly cached: boolean }>();
   const storageFor = (type: ResourceType): ObjectStorage => {
-    const keyPrefix = keyPrefixOf(options, type);
-    if (!uncached(options, type)) return caches.cacheFor(keyPrefix);
+    let placement = placements.get(type);
+    if (placement === undefined) {
+      placement = { keyPrefix: keyPrefixOf(options, type), cached: !uncached(options, type) };
+      placements.set(type, placement);
+    }
+    const { keyPrefix } = placement;
+    if (placement.cached) return caches.cacheFor(keyPrefix);
     const key = `${keyPrefix}\u0000${type.group}`;
     let storage = uncachedStorage.get(key);
     if (storage === undefined) {

@@ -24,6 +24,10 @@ export function capUpdateManagers(
   entries: readonly ManagedFieldsEntry[],
   max = MAX_UPDATE_MANAGERS,
 ): ManagedFieldsEntry[] {
+  // There are no more updaters than non-apply entries: most writes stop here, without an
+  // identity worked out for each entry.
+  if (entries.reduce((count, entry) => (entry.operation === 'Apply' ? count : count + 1), 0) <= max)
+    return [...entries];
   const byIdentity = new Map(entries.map((entry) => [managerIdentity(entry), { ...entry }] as const));
   const updaters = [...byIdentity.keys()].filter((id) => byIdentity.get(id)!.operation !== 'Apply');
   if (updaters.length <= max) return [...entries];

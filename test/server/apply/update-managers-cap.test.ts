@@ -129,3 +129,12 @@ test('ties in time are broken by the manager identity', () => {
     'f:data': { 'f:k0': {}, 'f:k1': {} },
   });
 });
+
+test('ten updaters in eleven entries (one identity twice) and ten exactly are kept as they are', () => {
+  const ten = writtenBy(10).entries;
+  expect(capUpdateManagers(ten)).toEqual(ten);
+  const repeated = [...ten, updater('m1', 12, 'k12')];
+  const kept = capUpdateManagers(repeated);
+  expect(kept).toEqual(repeated);
+  expect(kept).not.toBe(repeated);
+});

@@ -297,7 +297,7 @@ function zigZag32(value: number): number {
 }
 
 /** The UTF-8 length of a string; most are short and ASCII, which a loop answers faster than a call into C++. */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   const length = text.length;
   if (length > 32) return Buffer.byteLength(text, 'utf8');
   for (let index = 0; index < length; index++) {

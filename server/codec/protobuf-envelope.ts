@@ -10,11 +10,11 @@
  * Every message is sized before it is written (`protobuf-encoder.ts`), so an object, a watch
  * frame or a batch of list items is written once into a buffer of its exact size.
  */
-import { Reader, Writer } from 'protobufjs/minimal';
+import { Reader } from 'protobufjs/minimal';
 import { StatusError } from '../status/status-error';
 import { definitionForKind } from '../schema/definitions';
 import { decodeMessage, type JsonObject, type JsonValue, type ReadOptions } from './protobuf';
-import { lengthDelimitedFieldSize, messageEncoder, type MessageEncoder } from './protobuf-encoder';
+import { lengthDelimitedFieldSize, messageEncoder, utf8Length, type MessageEncoder } from './protobuf-encoder';
 import { messageLayout, WIRE_BYTES } from './protobuf-layout';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -57,29 +57,70 @@ function typeMetaOf(object: JsonObject): { apiVersion: string; kind: string } {
   return { apiVersion: String(object.apiVersion ?? ''), kind: String(object.kind ?? '') };
 }
 
-function writeTypeMeta(writer: Writer, typeMeta: { apiVersion: string; kind: string }): void {
-  writer.uint32((1 << 3) | WIRE_BYTES).fork();
-  writer.uint32((1 << 3) | WIRE_BYTES).string(typeMeta.apiVersion);
-  writer.uint32((2 << 3) | WIRE_BYTES).string(typeMeta.kind);
-  writer.ldelim();
-}
-
 /** `Unknown`'s trailing contentEncoding (3) and contentType (4), written empty as the reference does. */
 const UNKNOWN_TRAILER = Buffer.from([(3 << 3) | WIRE_BYTES, 0, (4 << 3) | WIRE_BYTES, 0]);
 
-/** The magic and the envelope up to its `raw` bytes, which are `rawSize` long. */
-function envelopeHead(typeMeta: { apiVersion: string; kind: string }, rawSize: number): Buffer {
-  const writer = Writer.create();
-  writeTypeMeta(writer, typeMeta);
-  writer.uint32((2 << 3) | WIRE_BYTES).uint32(rawSize);
-  return Buffer.concat([PROTOBUF_MAGIC, writer.finish()]);
+/**
+ * The magic and the envelope up to its `raw` bytes: the TypeMeta (1: apiVersion 1, kind 2) and
+ * raw's key and length (2), sized here and written by writeHead straight into the buffer that
+ * holds the object, as every object and watch event has one.
+ */
+interface EnvelopeHead {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly apiVersionLength: number;
+  readonly kindLength: number;
+  readonly typeMetaSize: number;
+  readonly rawSize: number;
+  /** Its length, magic included. */
+  readonly length: number;
+}
+
+function envelopeHead(typeMeta: { apiVersion: string; kind: string }, rawSize: number): EnvelopeHead {
+  const apiVersionLength = utf8Length(typeMeta.apiVersion);
+  const kindLength = utf8Length(typeMeta.kind);
+  const typeMetaSize = lengthDelimitedFieldSize(1, apiVersionLength) + lengthDelimitedFieldSize(2, kindLength);
+  const length =
+    PROTOBUF_MAGIC.length + lengthDelimitedFieldSize(1, typeMetaSize) + lengthDelimitedFieldSize(2, rawSize) - rawSize;
+  return { ...typeMeta, apiVersionLength, kindLength, typeMetaSize, rawSize, length };
+}
+
+/** Writes `head` at `offset`; returns where the raw bytes begin. */
+function writeHead(head: EnvelopeHead, target: Buffer, offset: number): number {
+  let at = offset + PROTOBUF_MAGIC.copy(target, offset);
+  at = writeKeyAndLength(target, at, 1, head.typeMetaSize);
+  at = writeKeyAndLength(target, at, 1, head.apiVersionLength);
+  at = writeText(target, at, head.apiVersion, head.apiVersionLength);
+  at = writeKeyAndLength(target, at, 2, head.kindLength);
+  at = writeText(target, at, head.kind, head.kindLength);
+  return writeKeyAndLength(target, at, 2, head.rawSize);
+}
+
+/** `text`, `length` bytes of UTF-8, at `offset`; returns the offset after it. ASCII is copied by a loop, cheaper than a call into C++ for a few bytes. */
+function writeText(target: Buffer, offset: number, text: string, length: number): number {
+  if (length !== text.length) return offset + target.write(text, offset, length, 'utf8');
+  for (let index = 0; index < length; index++) target[offset + index] = text.charCodeAt(index);
+  return offset + length;
+}
+
+/** A length-delimited field's key (`tag`, one byte) and `length` as a varint; returns the offset after them. */
+function writeKeyAndLength(target: Buffer, offset: number, tag: number, length: number): number {
+  let at = offset;
+  target[at++] = (tag << 3) | WIRE_BYTES;
+  let rest = length;
+  while (rest > 0x7f) {
+    target[at++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
+  }
+  target[at++] = rest;
+  return at;
 }
 
 /** An object's envelope, sized and ready to be written where its bytes belong. */
 interface SizedEnvelope {
   readonly object: JsonObject;
   readonly encoder: MessageEncoder;
-  readonly head: Buffer;
+  readonly head: EnvelopeHead;
   readonly rawSize: number;
   /** The whole envelope's length, magic included. */
   readonly length: number;
@@ -94,8 +135,7 @@ function sizeEnvelope(object: JsonObject, messageName?: string): SizedEnvelope {
 }
 
 function writeEnvelope(envelope: SizedEnvelope, target: Buffer, offset: number): void {
-  envelope.head.copy(target, offset);
-  const rawEnd = offset + envelope.head.length + envelope.rawSize;
+  const rawEnd = writeHead(envelope.head, target, offset) + envelope.rawSize;
   envelope.encoder.writeInto({ value: envelope.object, size: envelope.rawSize, target, end: rawEnd });
   UNKNOWN_TRAILER.copy(target, rawEnd);
 }
@@ -221,7 +261,7 @@ export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]):
   const start = envelopeHead(head, rawSize);
   const startLength = start.length + lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
   const first = Buffer.allocUnsafe(startLength);
-  start.copy(first);
+  writeHead(start, first, 0);
   metadataEncoder.writeInto({
     value: head.metadata,
     size: metadataSize,
@@ -269,15 +309,16 @@ function itemMessageOf(listName: string): string {
 /** One watch event as a length-prefixed frame: `WatchEvent{type, object: RawExtension{raw: envelope}}`. */
 export function encodeWatchFrame(type: string, object: JsonObject): Buffer {
   const envelope = sizeEnvelope(object);
-  const writer = Writer.create();
-  writer.uint32((1 << 3) | WIRE_BYTES).string(type);
-  writer.uint32((2 << 3) | WIRE_BYTES).uint32(lengthDelimitedFieldSize(1, envelope.length));
-  writer.uint32((1 << 3) | WIRE_BYTES).uint32(envelope.length);
-  const eventHead = writer.finish();
-  const frame = Buffer.allocUnsafe(4 + eventHead.length + envelope.length);
-  frame.writeUInt32BE(eventHead.length + envelope.length, 0);
-  frame.set(eventHead, 4);
-  writeEnvelope(envelope, frame, 4 + eventHead.length);
+  const typeLength = utf8Length(type);
+  const rawExtensionSize = lengthDelimitedFieldSize(1, envelope.length);
+  const eventSize = lengthDelimitedFieldSize(1, typeLength) + lengthDelimitedFieldSize(2, rawExtensionSize);
+  const frame = Buffer.allocUnsafe(4 + eventSize);
+  frame.writeUInt32BE(eventSize, 0);
+  let at = writeKeyAndLength(frame, 4, 1, typeLength);
+  at = writeText(frame, at, type, typeLength);
+  at = writeKeyAndLength(frame, at, 2, rawExtensionSize);
+  at = writeKeyAndLength(frame, at, 1, envelope.length);
+  writeEnvelope(envelope, frame, at);
   return frame;
 }
 

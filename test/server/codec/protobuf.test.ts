@@ -161,6 +161,24 @@ describe('protobuf wire details', () => {
     expect(decodeObject(event.object)).toEqual(pod);
   });
 
+  test('envelope and frame lengths of one to four bytes, and non-ASCII text, come back whole', () => {
+    for (const size of [0, 100, 200, 20_000, 2_200_000]) {
+      const configMap = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `c${size}`, namespace: 'ns' },
+        data: { a: 'x'.repeat(size), é: 'ü'.repeat(size % 300) },
+      };
+      expect(decodeObject(encodeEnvelope(configMap))).toEqual(configMap);
+      const frame = encodeWatchFrame('MODIFIED', configMap);
+      expect(frame.readUInt32BE(0)).toBe(frame.length - 4);
+      const event = decodeWatchEvent(frame.subarray(4));
+      expect(event.type).toBe('MODIFIED');
+      expect(decodeObject(event.object)).toEqual(configMap);
+    }
+    expect(decodeWatchEvent(encodeWatchFrame('ÄDDED', pod).subarray(4)).type).toBe('ÄDDED');
+  });
+
   test('a Status encodes', () => {
     const status = {
       apiVersion: 'v1',

@@ -129,9 +129,15 @@ export function resolveRequestInfo(request: RequestLine): RequestInfo {
 }
 
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  // Slashes trimmed by index: the anchored alternation regex was half a percent of a create.
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === SLASH) start++;
+  while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+  return start === end ? [] : path.slice(start, end).split('/');
 }
+
+const SLASH = 0x2f;
 
 /**
  * A GET on a collection lists or watches. A `metadata.name` field selector names the object,

@@ -279,8 +279,15 @@ const cases: { name: string; method: string; url: string; expected: Expected }[]
     url: '/api/v1/namespaces/other/configmaps/a:b',
     expected: { name: 'a:b' },
   },
+  {
+    name: 'slashes around the path are trimmed, as Go trims them',
+    method: 'GET',
+    url: '///api/v1/namespaces/other/configmaps/c1//',
+    expected: { resource: 'configmaps', name: 'c1', namespace: 'other', verb: 'get' },
+  },
   // Non-resource requests.
   { name: 'root', method: 'GET', url: '/', expected: { isResourceRequest: false, verb: 'get', path: '/' } },
+  { name: 'only slashes', method: 'GET', url: '///', expected: { isResourceRequest: false, verb: 'get', path: '///' } },
   {
     name: 'health',
     method: 'GET',

@@ -57,9 +57,24 @@ class GoQueryParameters implements QueryParameters {
 export function queryOf(req: IncomingMessage): QueryParameters {
   const url = req.url ?? '/';
   const start = url.indexOf('?');
+  if (start < 0) return NO_PARAMETERS;
+  // Several stages of a request read its query, and clients repeat theirs: the parameters are
+  // read-only, so the last query's are kept and shared.
+  const query = url.slice(start + 1);
+  if (query !== lastQuery) {
+    lastParameters = parseQuery(query);
+    lastQuery = query;
+  }
+  return lastParameters;
+}
+
+const NO_PARAMETERS: QueryParameters = new GoQueryParameters();
+let lastQuery = '';
+let lastParameters: QueryParameters = NO_PARAMETERS;
+
+function parseQuery(query: string): QueryParameters {
   const params = new GoQueryParameters();
-  if (start < 0) return params;
-  for (const pair of url.slice(start + 1).split('&')) {
+  for (const pair of query.split('&')) {
     if (pair === '' || pair.includes(';')) continue;
     const equals = pair.indexOf('=');
     const key = queryUnescape(equals < 0 ? pair : pair.slice(0, equals));
@@ -72,7 +87,7 @@ export function queryOf(req: IncomingMessage): QueryParameters {
 
 /** Go's url.QueryUnescape: `+` is a space, and every `%` must start two hex digits. */
 function queryUnescape(text: string): string | undefined {
-  return percentUnescape(text.replace(/\+/g, ' '));
+  return percentUnescape(text.includes('+') ? text.replace(/\+/g, ' ') : text);
 }
 
 /**

@@ -191,7 +191,6 @@ export class ResourceStore implements ObjectStorage {
     }
   }
 
-  /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
   /** `write` of `storeKey`, known to the watch cache's event side while it runs (write-decodes.ts). */
   private whileWriting<T>(storeKey: string, write: () => Promise<T>): Promise<T> {
     return this.writeDecodes === undefined ? write() : this.writeDecodes.writing(storeKey, write);
@@ -211,6 +210,7 @@ export class ResourceStore implements ObjectStorage {
     return object;
   }
 
+  /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
   private decodeForUpdate(current: KeyValue): KubeObject {
     try {
       return decodeObject(current, this.codec);

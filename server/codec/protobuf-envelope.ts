@@ -96,14 +96,20 @@ function writeHead(head: EnvelopeHead, target: Buffer, offset: number): number {
   return writeKeyAndLength(target, at, 2, head.rawSize);
 }
 
-/** `text`, `length` bytes of UTF-8, at `offset`; returns the offset after it. ASCII is copied by a loop, cheaper than a call into C++ for a few bytes. */
+/**
+ * `text`, `length` bytes of UTF-8, at `offset`; returns the offset after it. ASCII is copied by
+ * a loop, cheaper than a call into C++ for a few bytes.
+ */
 function writeText(target: Buffer, offset: number, text: string, length: number): number {
   if (length !== text.length) return offset + target.write(text, offset, length, 'utf8');
   for (let index = 0; index < length; index++) target[offset + index] = text.charCodeAt(index);
   return offset + length;
 }
 
-/** A length-delimited field's key (`tag`, one byte) and `length` as a varint; returns the offset after them. */
+/**
+ * A length-delimited field's key (`tag`, one byte) and `length` as a varint; returns the offset
+ * after them.
+ */
 function writeKeyAndLength(target: Buffer, offset: number, tag: number, length: number): number {
   let at = offset;
   target[at++] = (tag << 3) | WIRE_BYTES;
@@ -120,8 +126,8 @@ function writeKeyAndLength(target: Buffer, offset: number, tag: number, length: 
 interface SizedEnvelope {
   readonly object: JsonObject;
   readonly encoder: MessageEncoder;
+  /** Its head, which holds the raw bytes' size. */
   readonly head: EnvelopeHead;
-  readonly rawSize: number;
   /** The whole envelope's length, magic included. */
   readonly length: number;
 }
@@ -131,12 +137,13 @@ function sizeEnvelope(object: JsonObject, messageName?: string): SizedEnvelope {
   const encoder = messageEncoder(messageName ?? requireMessageName(typeMeta.apiVersion, typeMeta.kind));
   const rawSize = encoder.size(object);
   const head = envelopeHead(typeMeta, rawSize);
-  return { object, encoder, head, rawSize, length: head.length + rawSize + UNKNOWN_TRAILER.length };
+  return { object, encoder, head, length: head.length + rawSize + UNKNOWN_TRAILER.length };
 }
 
 function writeEnvelope(envelope: SizedEnvelope, target: Buffer, offset: number): void {
-  const rawEnd = writeHead(envelope.head, target, offset) + envelope.rawSize;
-  envelope.encoder.writeInto({ value: envelope.object, size: envelope.rawSize, target, end: rawEnd });
+  const { head } = envelope;
+  const rawEnd = writeHead(head, target, offset) + head.rawSize;
+  envelope.encoder.writeInto({ value: envelope.object, size: head.rawSize, target, end: rawEnd });
   UNKNOWN_TRAILER.copy(target, rawEnd);
 }
 

@@ -100,8 +100,9 @@ const MIN_RELEASE_INTERVAL_MS = 20_000;
 const RELEASE_PAUSE_BUDGET_MS = 400;
 /**
  * Milliseconds of CPU a release pauses per MiB of old generation in use, until one has been
- * timed (then the last one's figure counts). Measured on the project's 2-core test machine:
- * 2.9-3.3 after the side-by-side's load, 3.3 with 40,000 pods listed.
+ * timed (then the median of the last few, PACES_KEPT). Measured on the project's 2-core test
+ * machine: 2.9-3.3 after the side-by-side's load, 3.3 with 40,000 pods listed; 3.0-4.1 on a
+ * slower day of the same machine (2026-12-02: 371 ms for 91 MiB in use after the LISTs).
  */
 const ASSUMED_PAUSE_MS_PER_USED_MIB = 3;
 const MiB = 1 << 20;
@@ -173,7 +174,7 @@ export function predictedReleasePauseMs(heap: MemoryFigures, pauseMsPerUsedMiB: 
 const PACE_MEASURED_FROM_BYTES = 32 * MiB;
 
 /**
- * Runs a release and times it: its pace per MiB in use for the next prediction, or `previous`
+ * Runs a release and times it: its pace per MiB in use for the next prediction, or undefined
  * when the heap was too small to tell.
  *
  * The pause counted is the shorter of its wall-clock time and the CPU time the process used
@@ -183,12 +184,31 @@ const PACE_MEASURED_FROM_BYTES = 32 * MiB;
  * taught then kept every later release of that server past the budget. The CPU time alone
  * counts V8's helper threads, which shorten the pause where there are spare cores.
  */
-function timedRelease(release: () => void, heapBefore: MemoryFigures, previous: number, probe: MemoryProbe): number {
+function timedRelease(release: () => void, heapBefore: MemoryFigures, probe: MemoryProbe): number | undefined {
   const began = performance.now();
   const cpuBefore = probe.cpuMicros();
   release();
   const pauseMs = Math.min(performance.now() - began, (probe.cpuMicros() - cpuBefore) / 1000);
-  return heapBefore.oldUsed < PACE_MEASURED_FROM_BYTES ? previous : pauseMs / (heapBefore.oldUsed / MiB);
+  return heapBefore.oldUsed < PACE_MEASURED_FROM_BYTES ? undefined : pauseMs / (heapBefore.oldUsed / MiB);
+}
+
+/**
+ * How many of the last releases' paces the next one is predicted from, by their median (the
+ * pace given at the start stands in for those not yet timed).
+ *
+ * One release's pace says as much about its moment as about the heap: in the side-by-side
+ * benchmark one server's first release after its creates ran at 5.4 ms a MiB (249 ms for 46
+ * MiB in use, its young generation full, the other capstan busy on the same core), its later
+ * ones at 3.2-4.1. Predicted from that one figure, the 91 MiB in use after the LISTs would take
+ * 493 ms, past the budget; and a release that does not run is not timed, so the figure stayed
+ * and the server kept every later load's memory. Their median forgets one such figure and
+ * follows two in a row.
+ */
+const PACES_KEPT = 3;
+
+function predictedPace(recentPaces: readonly number[]): number {
+  const sorted = [...recentPaces].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /**
@@ -219,7 +239,7 @@ export function releaseStartUpMemoryWhenQuiet(options: {
         const withinBudget = predictedReleasePauseMs(heap, ASSUMED_PAUSE_MS_PER_USED_MIB) <= RELEASE_PAUSE_BUDGET_MS;
         resolve(
           withinBudget
-            ? timedRelease(release, heap, ASSUMED_PAUSE_MS_PER_USED_MIB, probe)
+            ? (timedRelease(release, heap, probe) ?? ASSUMED_PAUSE_MS_PER_USED_MIB)
             : ASSUMED_PAUSE_MS_PER_USED_MIB,
         );
       }, windowMs);
@@ -238,7 +258,7 @@ export function releaseAfterLoads(
     release?: () => void;
     intervalMs?: number;
     minReleaseIntervalMs?: number;
-    /** The pace of the last release timed (start-up's), for predicting the next one's pause. */
+    /** The pace of the last release timed (start-up's), for predicting the next ones' pauses until they are timed. */
     pauseMsPerUsedMiB?: number;
   } = {},
 ): { stop(): void } {
@@ -250,7 +270,7 @@ export function releaseAfterLoads(
   // Start-up's release has just run.
   let lastReleaseAt = performance.now();
   let slackAfterRelease = oldSlack(probe.heap());
-  let pauseMsPerUsedMiB = options.pauseMsPerUsedMiB ?? ASSUMED_PAUSE_MS_PER_USED_MIB;
+  let recentPaces: number[] = Array(PACES_KEPT).fill(options.pauseMsPerUsedMiB ?? ASSUMED_PAUSE_MS_PER_USED_MIB);
   const timer = setInterval(() => {
     const cpu = probe.cpuMicros();
     quietWindows = quietWindow(cpu - lastCpu, intervalMs) ? quietWindows + 1 : 0;
@@ -260,10 +280,11 @@ export function releaseAfterLoads(
       msSinceRelease: performance.now() - lastReleaseAt,
       heap: probe.heap(),
       slackAfterRelease,
-      pauseMsPerUsedMiB,
+      pauseMsPerUsedMiB: predictedPace(recentPaces),
     };
     if (!shouldRelease(state, options.minReleaseIntervalMs)) return;
-    pauseMsPerUsedMiB = timedRelease(release, state.heap, pauseMsPerUsedMiB, probe);
+    const pace = timedRelease(release, state.heap, probe);
+    if (pace !== undefined) recentPaces = [...recentPaces.slice(1), pace];
     lastReleaseAt = performance.now();
     slackAfterRelease = oldSlack(probe.heap());
     quietWindows = 0;

@@ -279,9 +279,10 @@ describe('the pause budget', () => {
     expect(pace).toBeGreaterThanOrEqual(5);
   });
 
-  it('releases a load whose heap fits the budget at the pace it was given, and learns the pace from it', async () => {
+  it('learns a slower pace from two releases in a row that took it', async () => {
     const releasedAt: number[] = [];
-    // 150 MiB at 1 ms each fits 400 ms; a release then measured at 4 ms per MiB (600 ms) does not again.
+    // 150 MiB at 1 ms each fits 400 ms; releases then measured at 4 ms per MiB (600 ms): after
+    // the second, the median of the last three paces is 4, and none runs again.
     const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 160 * MiB, oldUsed: 150 * MiB });
     const watch = releaseAfterLoads({
       probe,
@@ -291,11 +292,36 @@ describe('the pause budget', () => {
       pauseMsPerUsedMiB: 1,
     });
     try {
-      await until(() => probe.windows() >= 1 + 2 + 12);
+      await until(() => probe.windows() >= 1 + 2 + 1 + 2 + 12);
     } finally {
       watch.stop();
     }
-    expect(releasedAt).toEqual([1 + 2]);
+    // The first after two quiet windows; the second after the read of what the first left, and two more.
+    expect(releasedAt).toEqual([1 + 2, 1 + 2 + 1 + 2]);
+  });
+
+  it('forgets one slow release: a pace measured once past the budget keeps no later load', async () => {
+    const releasedAt: number[] = [];
+    // 100 MiB at the 3 ms per MiB given is 300 ms. The first release takes 500 ms (5 ms per
+    // MiB: its core shared with a busy process, say); at that pace none would fit again.
+    const probe = scriptedProbe([], { youngCommitted: 64 * MiB, oldCommitted: 110 * MiB, oldUsed: 100 * MiB });
+    const slowOnce = busyRelease(probe, 500);
+    const watch = releaseAfterLoads({
+      probe,
+      release: () => {
+        releasedAt.push(probe.windows());
+        if (releasedAt.length === 1) slowOnce();
+      },
+      intervalMs: 20,
+      minReleaseIntervalMs: 0,
+      pauseMsPerUsedMiB: 3,
+    });
+    try {
+      await until(() => probe.windows() >= 1 + 2 + 1 + 2);
+    } finally {
+      watch.stop();
+    }
+    expect(releasedAt).toEqual([1 + 2, 1 + 2 + 1 + 2]);
   });
 
   it('learns the pace from the work a release did, not from time the core gave other processes', async () => {

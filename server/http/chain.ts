@@ -1,7 +1,7 @@
 /**
- * The handler chain, in execution order. Each stage is its own module; resource handlers are
- * mounted after the last stage and can rely on `req.requestInfo`, `req.user` and
- * `req.deadline` (see request-context.ts).
+ * The handler chain, in execution order, as one Express handler (in-sequence.ts says why). Each
+ * stage is its own module; resource handlers are mounted after the last stage and can rely on
+ * `req.requestInfo`, `req.user` and `req.deadline` (see request-context.ts).
  */
 import type { RequestHandler, Response } from 'express';
 import type { Authenticator } from '../authn/types';
@@ -31,6 +31,7 @@ import { withCors } from './with-cors';
 import { withWarningRecorder } from './with-warning-recorder';
 
 import { withProbabilisticGoaway } from './goaway';
+import { inSequence } from './in-sequence';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -59,10 +60,10 @@ export interface ChainOptions {
   readonly goawayChance?: number;
 }
 
-export function handlerChain(options: ChainOptions): RequestHandler[] {
+export function handlerChain(options: ChainOptions): RequestHandler {
   const { audit } = options;
   const goaway = withProbabilisticGoaway({ chance: options.goawayChance ?? 0 });
-  return [
+  return inSequence([
     // Outside everything else, as the reference's: an answer refused later still closes.
     ...(goaway ? [goaway] : []),
     withAuditId(),
@@ -112,7 +113,7 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
           onRejected: (_pool, res) => recordTermination(options.metrics, res),
         }),
     withAuthorization({ authorizer: options.authorizer }),
-  ];
+  ]);
 }
 
 /** `apiserver_request_terminations_total`: requests the server answered in self-defense (429, 504). */

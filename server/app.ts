@@ -30,6 +30,7 @@ import {
 } from './health/checks';
 import { healthHandler, healthPaths } from './health/endpoints';
 import { handlerChain } from './http/chain';
+import { expressMessageClasses } from './http/express-messages';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { methodNotAllowed } from './status/catalogue';
 import { InFlightRequests } from './http/in-flight';
@@ -295,6 +296,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const sni = sniSelection(readSniCertificates(options.tlsSniCertKeys), secureContext);
   const https = createHttpsServer(
     {
+      ...expressMessageClasses(app),
       cert: create.tls.certPem,
       key: create.tls.keyPem,
       ...secureContext,

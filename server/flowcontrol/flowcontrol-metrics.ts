@@ -2,12 +2,20 @@
  * The reference's main API Priority and Fairness metrics, in the server's registry. Every
  * request updates several of them, and prom-client's labelled updates cost microseconds each
  * on a loaded machine (label hashing), so the counts are kept here as plain numbers per flow
- * schema and priority level, and turned into samples only when `/metrics` is scraped: each
- * metric is registered as an object with prom-client's `get()` shape.
+ * schema and priority level, and turned into samples only when `/metrics` is scraped
+ * (`scrape-time-metrics.ts`).
  */
-import type { Metric, MetricObjectWithValues, MetricValue, MetricValueWithName, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { RejectReason } from './level-queues';
 import { deprecatedHelp, metricShown } from '../metrics/hidden-metrics';
+import {
+  bucketCounts,
+  histogramSamples,
+  observeInto,
+  registerScrapeTimeMetric,
+  type BucketCounts,
+  type Sample,
+} from '../metrics/scrape-time-metrics';
 
 /** The reference's wait-duration buckets (seconds). */
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
@@ -19,38 +27,17 @@ export interface FlowMetrics {
   executing(delta: 1 | -1): void;
 }
 
-interface WaitHistogram {
-  /** Observations per bucket (not cumulative), the last for +Inf. */
-  readonly buckets: number[];
-  sum: number;
-  count: number;
-}
-
 interface Counts {
   readonly labels: { readonly flow_schema: string; readonly priority_level: string };
   dispatched: number;
   executing: number;
   inQueue: number;
   readonly rejected: Map<RejectReason, number>;
-  readonly executedWait: WaitHistogram;
-  readonly refusedWait: WaitHistogram;
+  readonly executedWait: BucketCounts;
+  readonly refusedWait: BucketCounts;
 }
 
-function histogram(): WaitHistogram {
-  return { buckets: new Array<number>(WAIT_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
-}
-
-function observe(into: WaitHistogram, seconds: number): void {
-  let bucket = 0;
-  while (bucket < WAIT_BUCKETS.length && seconds > WAIT_BUCKETS[bucket]) bucket++;
-  into.buckets[bucket]++;
-  into.sum += seconds;
-  into.count++;
-}
-
-type Sample = MetricValue<string> | MetricValueWithName<string>;
-
-/** Registers one scrape-time metric; prom-client formats what `get()` answers (series appear once they have something to say). */
+/** Registers one metric of the counts below, turned into samples at each scrape. */
 function register(
   registry: Registry,
   name: string,
@@ -58,29 +45,16 @@ function register(
   type: 'counter' | 'gauge' | 'histogram',
   samples: () => Sample[],
 ): void {
-  const metric = {
-    name,
-    help,
-    type,
-    aggregator: 'sum',
-    get: async (): Promise<MetricObjectWithValues<Sample>> =>
-      ({ name, help, type, aggregator: 'sum', values: samples() }) as unknown as MetricObjectWithValues<Sample>,
-  };
-  registry.registerMetric(metric as unknown as Metric);
+  registerScrapeTimeMetric(registry, { name, help, type, samples });
 }
 
-function waitSamples(counts: Counts, execute: 'true' | 'false', into: WaitHistogram): Sample[] {
-  const labels = { ...counts.labels, execute };
-  const name = 'apiserver_flowcontrol_request_wait_duration_seconds';
-  let cumulative = 0;
-  const samples: Sample[] = WAIT_BUCKETS.map((bound, i) => {
-    cumulative += into.buckets[i];
-    return { metricName: `${name}_bucket`, labels: { ...labels, le: bound }, value: cumulative };
-  });
-  samples.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: into.count });
-  samples.push({ metricName: `${name}_sum`, labels, value: into.sum });
-  samples.push({ metricName: `${name}_count`, labels, value: into.count });
-  return samples;
+function waitSamples(counts: Counts, execute: 'true' | 'false', into: BucketCounts): Sample[] {
+  return histogramSamples(
+    'apiserver_flowcontrol_request_wait_duration_seconds',
+    { ...counts.labels, execute },
+    WAIT_BUCKETS,
+    into,
+  );
 }
 
 /**
@@ -180,18 +154,18 @@ export function flowcontrolMetrics(
         executing: 0,
         inQueue: 0,
         rejected: new Map(),
-        executedWait: histogram(),
-        refusedWait: histogram(),
+        executedWait: bucketCounts(WAIT_BUCKETS),
+        refusedWait: bucketCounts(WAIT_BUCKETS),
       };
       all.set(key, counts);
       recorder = {
         dispatched(seconds) {
           counts.dispatched++;
-          observe(counts.executedWait, seconds);
+          observeInto(WAIT_BUCKETS, counts.executedWait, seconds);
         },
         rejected(reason, seconds) {
           counts.rejected.set(reason, (counts.rejected.get(reason) ?? 0) + 1);
-          observe(counts.refusedWait, seconds);
+          observeInto(WAIT_BUCKETS, counts.refusedWait, seconds);
         },
         inQueue: (delta) => void (counts.inQueue += delta),
         executing: (delta) => void (counts.executing += delta),

@@ -13,7 +13,13 @@
  * `{group,resource}`); `apiserver_storage_objects{resource}` keeps its deprecated name because
  * dashboards still read it.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import {
+  scrapeTimeCounter,
+  scrapeTimeHistogram,
+  type ScrapeTimeCounter,
+  type ScrapeTimeHistogram,
+} from './scrape-time-metrics';
 
 /** The reference's request latency buckets (seconds), up to its 60 s request timeout. */
 export const REQUEST_DURATION_BUCKETS: readonly number[] = [
@@ -45,19 +51,19 @@ export type RequestLabels = Record<RequestLabel, string>;
 
 export interface ApiserverMetrics {
   readonly registry: Registry;
-  readonly requestTotal: Counter<RequestLabel | 'code'>;
-  readonly requestDuration: Histogram<RequestLabel>;
+  readonly requestTotal: ScrapeTimeCounter<RequestLabel | 'code'>;
+  readonly requestDuration: ScrapeTimeHistogram<RequestLabel>;
   readonly currentInflightRequests: Gauge<'request_kind'>;
   readonly longrunningRequests: Gauge<Exclude<RequestLabel, 'dry_run'>>;
   readonly requestTerminations: Counter<RequestLabel | 'code'>;
-  readonly watchEventsTotal: Counter<'group' | 'version' | 'resource'>;
-  readonly watchEventsSizes: Histogram<'group' | 'version' | 'resource'>;
+  readonly watchEventsTotal: ScrapeTimeCounter<'group' | 'version' | 'resource'>;
+  readonly watchEventsSizes: ScrapeTimeHistogram<'group' | 'version' | 'resource'>;
   readonly watchCacheEventsDispatched: Counter<'group' | 'resource'>;
   readonly watchCacheInitializations: Counter<'group' | 'resource'>;
   readonly watchCacheResourceVersion: Gauge<'group' | 'resource'>;
   readonly terminatedWatchers: Counter<'group' | 'resource'>;
   readonly storageObjects: Gauge<'resource'>;
-  readonly etcdRequestDuration: Histogram<'operation' | 'group' | 'resource'>;
+  readonly etcdRequestDuration: ScrapeTimeHistogram<'operation' | 'group' | 'resource'>;
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
   readonly auditEvents: Counter;
   readonly auditErrors: Counter<'plugin'>;
@@ -107,18 +113,16 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
       collect();
       return registry.metrics();
     },
-    requestTotal: new Counter({
+    requestTotal: scrapeTimeCounter(registry, {
       name: 'apiserver_request_total',
       help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       labelNames: [...REQUEST_LABELS, 'code'],
-      registers,
     }),
-    requestDuration: new Histogram({
+    requestDuration: scrapeTimeHistogram(registry, {
       name: 'apiserver_request_duration_seconds',
       help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
       labelNames: REQUEST_LABELS,
-      buckets: [...REQUEST_DURATION_BUCKETS],
-      registers,
+      buckets: REQUEST_DURATION_BUCKETS,
     }),
     currentInflightRequests: new Gauge({
       name: 'apiserver_current_inflight_requests',
@@ -138,18 +142,16 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
       labelNames: [...REQUEST_LABELS, 'code'],
       registers,
     }),
-    watchEventsTotal: new Counter({
+    watchEventsTotal: scrapeTimeCounter(registry, {
       name: 'apiserver_watch_events_total',
       help: 'Number of events sent in watch clients',
       labelNames: ['group', 'version', 'resource'],
-      registers,
     }),
-    watchEventsSizes: new Histogram({
+    watchEventsSizes: scrapeTimeHistogram(registry, {
       name: 'apiserver_watch_events_sizes',
       help: 'Watch event size distribution in bytes',
       labelNames: ['group', 'version', 'resource'],
-      buckets: [...WATCH_EVENT_SIZE_BUCKETS],
-      registers,
+      buckets: WATCH_EVENT_SIZE_BUCKETS,
     }),
     watchCacheEventsDispatched: new Counter({
       name: 'apiserver_watch_cache_events_dispatched_total',
@@ -181,12 +183,11 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
       labelNames: ['resource'],
       registers,
     }),
-    etcdRequestDuration: new Histogram({
+    etcdRequestDuration: scrapeTimeHistogram(registry, {
       name: 'etcd_request_duration_seconds',
       help: 'Etcd request latency in seconds for each operation and object type.',
       labelNames: ['operation', 'group', 'resource'],
-      buckets: [...ETCD_REQUEST_DURATION_BUCKETS],
-      registers,
+      buckets: ETCD_REQUEST_DURATION_BUCKETS,
     }),
     requestedDeprecatedApis: new Gauge({
       name: 'apiserver_requested_deprecated_apis',

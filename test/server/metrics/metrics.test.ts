@@ -167,7 +167,7 @@ describe('/metrics', () => {
         'verb="WATCH",dry_run="",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"';
       expect(text).toContain(`apiserver_request_total{${watchLabels},code="200"} 1`);
       for (const bucket of REQUEST_DURATION_BUCKETS) {
-        expect(text).toContain(`apiserver_request_duration_seconds_bucket{le="${bucket}",${watchLabels}}`);
+        expect(text).toContain(`apiserver_request_duration_seconds_bucket{${watchLabels},le="${bucket}"}`);
       }
       expect(text).toContain('apiserver_watch_events_total{group="",version="v1",resource="pods"} 2');
       expect(text).toContain(

@@ -29,15 +29,16 @@ describe('bin/capstan', () => {
         'process.stdout.write(JSON.stringify(Object.fromEntries(names.map((name) => [name, process.env[name]]))));\n' +
         'process.exit(0);\n',
     );
-    // Allocates for a moment while keeping the last 300,000 objects alive, so that scavenges
-    // find survivors and V8 grows the young generation as far as it may, then reports its size.
+    // Allocates 3,000,000 objects while keeping the last 300,000 alive, so that scavenges find
+    // survivors and V8 grows the young generation as far as it may, then reports its size. A
+    // count, not a time: 400 ms of a loaded CI machine allocated only 230,000-380,000 and left
+    // the young generation at 32 MiB even with 64 MiB semi-spaces (1,000,000 grow it to 64 MiB).
     youngGenerationProbe = join(dir, 'young-generation.js');
     writeFileSync(
       youngGenerationProbe,
       "const { getHeapSpaceStatistics } = require('node:v8');\n" +
         'const recent = new Array(300000);\n' +
-        'const began = Date.now();\n' +
-        'for (let i = 0; Date.now() - began < 400; i++) recent[i % recent.length] = { i, text: `x${i}` };\n' +
+        'for (let i = 0; i < 3000000; i++) recent[i % recent.length] = { i, text: `x${i}` };\n' +
         "const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');\n" +
         'process.stdout.write(String(young.space_size));\n' +
         'process.exit(0);\n',

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
+import { retryUntil } from '../../helpers/wait-for';
 import {
   refusedWriteCases,
   warningsOf,
@@ -47,11 +48,12 @@ afterAll(async () => {
  * the webhook's closed connection (and log it) after this file's tests are over.
  */
 async function untilSlowCreateEnded(): Promise<void> {
-  for (let attempt = 1; attempt <= TAKE_UP_ATTEMPTS; attempt++) {
-    const listed = await server.request('GET', '/api/v1/namespaces/default/configmaps?labelSelector=webhook%3Dslow');
-    if ((JSON.parse(listed.body) as { items: unknown[] }).items.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, TAKE_UP_PAUSE_MS));
-  }
+  await retryUntil(
+    () => server.request('GET', '/api/v1/namespaces/default/configmaps?labelSelector=webhook%3Dslow'),
+    (listed) => (JSON.parse(listed.body) as { items: unknown[] }).items.length > 0,
+    TAKE_UP_ATTEMPTS * TAKE_UP_PAUSE_MS,
+    TAKE_UP_PAUSE_MS,
+  );
 }
 
 async function send(c: RefusedWriteCase): Promise<RecordedAnswer> {

@@ -37,17 +37,6 @@ interface Counts {
   readonly refusedWait: BucketCounts;
 }
 
-/** Registers one metric of the counts below, turned into samples at each scrape. */
-function register(
-  registry: Registry,
-  name: string,
-  help: string,
-  type: 'counter' | 'gauge' | 'histogram',
-  samples: () => Sample[],
-): void {
-  registerScrapeTimeMetric(registry, { name, help, type, samples });
-}
-
 function waitSamples(counts: Counts, execute: 'true' | 'false', into: BucketCounts): Sample[] {
   return histogramSamples(
     'apiserver_flowcontrol_request_wait_duration_seconds',
@@ -71,77 +60,70 @@ export function flowcontrolMetrics(
   const all = new Map<string, Counts>();
   const limitSamples = () =>
     [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats }));
-  register(
-    registry,
-    'apiserver_flowcontrol_nominal_limit_seats',
-    'Nominal number of execution seats configured for each priority level',
-    'gauge',
-    limitSamples,
-  );
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_nominal_limit_seats',
+    help: 'Nominal number of execution seats configured for each priority level',
+    type: 'gauge',
+    samples: limitSamples,
+  });
   const each = <T>(pick: (counts: Counts) => T[]): T[] => [...all.values()].flatMap(pick);
   if (metricShown('1.30.0', showHidden)) {
-    register(
-      registry,
-      'apiserver_flowcontrol_request_concurrency_limit',
-      deprecatedHelp('1.30.0', 'Nominal number of execution seats configured for each priority level'),
-      'gauge',
-      limitSamples,
-    );
+    registerScrapeTimeMetric(registry, {
+      name: 'apiserver_flowcontrol_request_concurrency_limit',
+      help: deprecatedHelp('1.30.0', 'Nominal number of execution seats configured for each priority level'),
+      type: 'gauge',
+      samples: limitSamples,
+    });
   }
   if (metricShown('1.31.0', showHidden)) {
-    register(
-      registry,
-      'apiserver_flowcontrol_request_concurrency_in_use',
-      deprecatedHelp(
+    registerScrapeTimeMetric(registry, {
+      name: 'apiserver_flowcontrol_request_concurrency_in_use',
+      help: deprecatedHelp(
         '1.31.0',
         'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem',
       ),
-      'gauge',
-      () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
-    );
+      type: 'gauge',
+      samples: () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
+    });
   }
-  register(
-    registry,
-    'apiserver_flowcontrol_dispatched_requests_total',
-    'Number of requests executed by API Priority and Fairness subsystem',
-    'counter',
-    () => each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),
-  );
-  register(
-    registry,
-    'apiserver_flowcontrol_rejected_requests_total',
-    'Number of requests rejected by API Priority and Fairness subsystem',
-    'counter',
-    () =>
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_dispatched_requests_total',
+    help: 'Number of requests executed by API Priority and Fairness subsystem',
+    type: 'counter',
+    samples: () =>
+      each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),
+  });
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_rejected_requests_total',
+    help: 'Number of requests rejected by API Priority and Fairness subsystem',
+    type: 'counter',
+    samples: () =>
       each((counts) =>
         [...counts.rejected].map(([reason, value]) => ({ labels: { ...counts.labels, reason }, value })),
       ),
-  );
-  register(
-    registry,
-    'apiserver_flowcontrol_current_inqueue_requests',
-    'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
-    'gauge',
-    () => each((counts) => [{ labels: counts.labels, value: counts.inQueue }]),
-  );
-  register(
-    registry,
-    'apiserver_flowcontrol_current_executing_requests',
-    'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
-    'gauge',
-    () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
-  );
-  register(
-    registry,
-    'apiserver_flowcontrol_request_wait_duration_seconds',
-    'Length of time a request spent waiting in its queue',
-    'histogram',
-    () =>
+  });
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_current_inqueue_requests',
+    help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+    type: 'gauge',
+    samples: () => each((counts) => [{ labels: counts.labels, value: counts.inQueue }]),
+  });
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_current_executing_requests',
+    help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
+    type: 'gauge',
+    samples: () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
+  });
+  registerScrapeTimeMetric(registry, {
+    name: 'apiserver_flowcontrol_request_wait_duration_seconds',
+    help: 'Length of time a request spent waiting in its queue',
+    type: 'histogram',
+    samples: () =>
       each((counts) => [
         ...(counts.executedWait.count > 0 ? waitSamples(counts, 'true', counts.executedWait) : []),
         ...(counts.refusedWait.count > 0 ? waitSamples(counts, 'false', counts.refusedWait) : []),
       ]),
-  );
+  });
 
   const recorders = new Map<string, FlowMetrics>();
   return (schema, level) => {

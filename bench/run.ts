@@ -6,6 +6,7 @@
  * `npm run bench > results.md` keeps only the figures.
  */
 import { cpus, loadavg, release, type } from 'node:os';
+import { admissionBenchmark } from './admission';
 import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark, BenchmarkParameter } from './benchmark';
@@ -30,6 +31,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   patchBenchmark,
   celBenchmark,
   apiBenchmark,
+  admissionBenchmark,
   encodingsBenchmark,
   watchFanoutBenchmark,
   startupBenchmark,

@@ -21,7 +21,7 @@ import { watchCacheDisabled } from './config/watch-cache-sizes';
 import { setClusterPolicy } from './validation/cluster-policy';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
-import { admissionChain } from './admission/types';
+import { admissionChain, type Admission } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
 import { serviceIPRangesOf, type ServerOptions } from './config/flags';
@@ -133,6 +133,8 @@ export interface ControlPlane {
   readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
+  /** The admission chain every write runs through (RBAC's escalation checks, then the enabled plugins). */
+  readonly admission: Admission;
   /**
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
@@ -617,6 +619,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     metrics,
     storageFor,
     authorizer,
+    admission,
     flowControl,
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
     routes(app) {

@@ -3,6 +3,7 @@
  * RuntimeClasses): from the replica's watch caches, which are current to within a moment, as
  * the reference's plugins read their informers. Never the store per request.
  */
+import { WatchCache } from '../../storage/cache/watch-cache';
 import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
@@ -11,9 +12,13 @@ import type { KubeObject } from '../../api/objects';
 /** The storage of a served group/resource (the watch cache over the store). */
 export type StorageOf = (group: string, resource: string) => ObjectStorage;
 
-/** Every object of a cluster-scoped resource, as the cache holds it. */
-export async function listCached(storage: ObjectStorage): Promise<readonly KubeObject[]> {
-  return (await storage.list({}, { resourceVersion: '0', predicate: EVERYTHING })).items;
+/** Every object of a resource, or of one namespace's when `namespace` is given, as the cache holds it. */
+export async function listCached(storage: ObjectStorage, namespace?: string): Promise<readonly KubeObject[]> {
+  const scope = namespace === undefined ? {} : { namespace };
+  // A watch cache answers from its state directly (several such reads a write); a list at
+  // resourceVersion 0 reads the same state, or the store when the cache cannot answer.
+  const now = storage instanceof WatchCache ? storage.objectsNow(scope) : undefined;
+  return now ?? (await storage.list(scope, { resourceVersion: '0', predicate: EVERYTHING })).items;
 }
 
 /** One object (of a cluster-scoped resource when `namespace` is absent), or undefined. */
@@ -22,8 +27,11 @@ export async function getCached(
   name: string,
   namespace?: string,
 ): Promise<KubeObject | undefined> {
+  const key = namespace === undefined ? { name } : { namespace, name };
+  const now = storage instanceof WatchCache ? storage.objectNow(key) : undefined;
+  if (now !== undefined) return now ?? undefined;
   try {
-    return await storage.get(namespace === undefined ? { name } : { namespace, name }, { resourceVersion: '0' });
+    return await storage.get(key, { resourceVersion: '0' });
   } catch (error) {
     if (error instanceof ObjectError && error.reason === 'NotFound') return undefined;
     throw error;

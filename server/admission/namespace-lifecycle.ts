@@ -10,6 +10,7 @@ import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import { forbidden, notFound } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
+import { getCached } from './lookup';
 import { refusedName } from './refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from './types';
 
@@ -19,15 +20,15 @@ const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 /** The namespace from the cache, or from the store when the cache has not seen it yet. */
 export async function findNamespace(namespaces: ObjectStorage, name: string): Promise<KubeObject | undefined> {
+  const cached = await getCached(namespaces, name);
+  if (cached !== undefined) return cached;
   // A namespace created a moment ago may not be in the cache yet: confirm a miss with a consistent read.
-  for (const resourceVersion of ['0', '']) {
-    try {
-      return await namespaces.get({ name }, { resourceVersion });
-    } catch (error) {
-      if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
-    }
+  try {
+    return await namespaces.get({ name }, { resourceVersion: '' });
+  } catch (error) {
+    if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
+    return undefined;
   }
-  return undefined;
 }
 
 export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {

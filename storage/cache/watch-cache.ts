@@ -159,6 +159,10 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private tree: ObjectTree = new BTree(undefined, compareKeys);
   /** Whether the tree may hold objects listed and not read yet (ListedObject): from a list until decodeListed's whole pass. */
   private listedUnread = false;
+  /** Counts the changes of the tree (events applied, lists taken), so that a snapshot of it knows whether it is current. */
+  private treeChanges = 0;
+  /** Every object of the cache in key order as of `changes`: objectsNow's whole-cache answer until the tree changes. */
+  private wholeSnapshot: { readonly changes: number; readonly objects: readonly KubeObject[] } | undefined;
   private ring: EventRing;
   private pastStates = new Map<number, ObjectTree>();
   private state: 'listing' | 'ready' | 'stopped' = 'listing';
@@ -315,6 +319,53 @@ export class WatchCache implements ObjectStorage, FeedListener {
     return this.readOrAskStore(page, () => this.objects.list(scope, options));
   }
 
+  /**
+   * What the cache holds now under `scope`, in key order: the items of a list at
+   * resourceVersion 0, for readers in this process that take any state the cache has
+   * (admission's lookups on every write), read without a list's promises, options and pages.
+   * The whole cache's objects are kept until the tree next changes, so looking up a kind that
+   * seldom changes (webhook configurations, policy bindings) costs nothing. Meant for small
+   * kinds and one namespace's objects: what was listed and not read yet is decoded at once, not
+   * in slices as a list decodes it. Undefined when the cache cannot answer: not ready, or an
+   * object under `scope` does not decode (the store's list answers that, as it answers a list).
+   */
+  objectsNow(scope: Scope): readonly KubeObject[] | undefined {
+    if (!this.ready) return undefined;
+    const whole = !this.namespaced || scope.namespace === undefined;
+    if (whole && this.wholeSnapshot?.changes === this.treeChanges) return this.wholeSnapshot.objects;
+    const listPrefix = scopePrefix(this.keySpace, scope);
+    const objects: KubeObject[] = [];
+    const end = rangeEndOf(listPrefix);
+    try {
+      for (const [key, cached] of this.tree.entries(listPrefix, [])) {
+        if (key >= end) break;
+        objects.push(objectOf(cached));
+      }
+    } catch (error) {
+      if (isCorruptObjectError(error)) return undefined;
+      throw error;
+    }
+    if (whole) this.wholeSnapshot = { changes: this.treeChanges, objects };
+    return objects;
+  }
+
+  /**
+   * The object under `key` as the cache holds it now (a get at resourceVersion 0, for the same
+   * readers as objectsNow), or null when it holds none. Undefined when the cache cannot answer:
+   * not ready, or the object's bytes do not decode.
+   */
+  objectNow(key: ObjectKey): KubeObject | null | undefined {
+    if (!this.ready) return undefined;
+    const cached = this.tree.get(objectKey(this.keySpace, key));
+    if (cached === undefined) return null;
+    try {
+      return objectOf(cached);
+    } catch (error) {
+      if (isCorruptObjectError(error)) return undefined;
+      throw error;
+    }
+  }
+
   async watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
     const listPrefix = scopePrefix(this.keySpace, scope);
     const resourceVersion = options.resourceVersion ?? '';
@@ -450,8 +501,12 @@ export class WatchCache implements ObjectStorage, FeedListener {
         const tree = await this.listAt(revision);
         if (generation !== this.generation) return;
         this.tree = tree;
+        this.treeChanges++;
         this.writeDecodes?.listedAt(revision);
-        this.listedUnread = true;
+        // A list that found nothing leaves nothing to decode: unlimited lists under a namespace,
+        // which never clear the flag themselves, skip the pass (admission's quota lookup on every
+        // namespaced create, where no quota exists).
+        this.listedUnread = tree.size > 0;
         this.ring = new EventRing(this.tuning.ring ?? {}, revision);
         this.pastStates.clear();
         this.compacted = Math.max(this.compacted, this.feed.compactedRevision);
@@ -498,6 +553,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   private apply(events: readonly StoreEvent[]): void {
     const recordedAt = Date.now();
+    this.treeChanges++;
     for (const { type, kv, prevKv } of events) {
       const cachedPrevious = this.tree.get(kv.key);
       // Throws for listed bytes that do not decode: onEvents lists again.

@@ -7,10 +7,9 @@
  */
 import { refusedName } from '../refused-name';
 import type { KubeObject } from '../../../api/objects';
-import { EVERYTHING } from '../../../storage/objects/types';
 import { forbidden } from '../../status/catalogue';
 import { amountOf, formatAmount, podTotals, type Amount } from '../../quota/usage';
-import { writes, type StorageOf } from '../lookup';
+import { listCached, writes, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 type Fields = Record<string, unknown>;
@@ -43,10 +42,7 @@ interface LimitItem {
 }
 
 async function limitItems(storageOf: StorageOf, namespace: string): Promise<LimitItem[]> {
-  const { items } = await storageOf('', 'limitranges').list(
-    { namespace },
-    { resourceVersion: '0', predicate: EVERYTHING },
-  );
+  const items = await listCached(storageOf('', 'limitranges'), namespace);
   return items.flatMap((range: KubeObject) => {
     const limits = record(range.spec).limits;
     return (Array.isArray(limits) ? limits : []).map(record).map((item) => ({

@@ -11,8 +11,6 @@
  * by VolumeAttributesClass).
  */
 import { refusedName } from '../refused-name';
-import type { ObjectStorage } from '../../../storage/objects/types';
-import { EVERYTHING } from '../../../storage/objects/types';
 import { ObjectError } from '../../../storage/errors';
 import { forbidden } from '../../status/catalogue';
 import {
@@ -27,7 +25,7 @@ import {
   type Usage,
 } from '../../quota/usage';
 import { quotaCounts } from '../../quota/scopes';
-import type { StorageOf } from '../lookup';
+import { listCached, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 import type { KubeObject } from '../../../api/objects';
@@ -129,10 +127,6 @@ function handles(attributes: AdmissionAttributes): boolean {
   );
 }
 
-async function quotasOf(storage: ObjectStorage, namespace: string): Promise<readonly KubeObject[]> {
-  return (await storage.list({ namespace }, { resourceVersion: '0', predicate: EVERYTHING })).items;
-}
-
 export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
   return {
     name: 'ResourceQuota',
@@ -149,7 +143,7 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
           (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined)
         );
       };
-      const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
+      const candidates = (await listCached(quotas, attributes.namespace)).filter(applicable);
       // Check every quota on the cached state first, so a refusal by one charges none.
       for (const quota of candidates) charged(attributes, structuredClone(quota));
       if (attributes.dryRun) return;

@@ -168,6 +168,12 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     expect(page.items.map((item) => item.metadata.name)).toEqual(['pod-00', 'pod-01', 'pod-02', 'pod-03', 'pod-04']);
     expect(page.items[3]).toBe(await cache.get(fine));
 
+    // In-process readers of the current state are told to ask the store for what meets them.
+    expect(cache.objectNow(broken)).toBeUndefined();
+    expect(cache.objectsNow({ namespace: 'ns' })).toBeUndefined();
+    expect(cache.objectsNow({})).toBeUndefined();
+    expect(cache.objectNow(fine)).toBe(await cache.get(fine));
+
     // A watch that starts with the state is the store's: the objects before the unreadable one,
     // its error, and the end, as the reference's etcd watcher sends them.
     const watchOptions = { predicate: EVERYTHING, resourceVersion: '0' };

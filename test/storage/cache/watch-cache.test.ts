@@ -441,6 +441,69 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
   });
 
+  describe('objectsNow and objectNow (in-process reads of the current state)', () => {
+    it('answer what a list and a get at "0" answer, the same objects', async () => {
+      const { cache, create, settled } = await setup();
+      for (const [name, namespace] of [
+        ['a', 'ns'],
+        ['b', 'other'],
+        ['c', 'ns'],
+      ])
+        await settled(await create(name, { namespace }));
+      const all = await cache.list({}, { resourceVersion: '0', predicate: EVERYTHING });
+      expect(cache.objectsNow({})).toEqual(all.items);
+      expect(cache.objectsNow({})!.every((object, index) => object === all.items[index])).toBe(true);
+      const inNs = cache.objectsNow({ namespace: 'ns' })!;
+      expect(inNs.map((object) => object.metadata.name)).toEqual(['a', 'c']);
+      expect(inNs[0]).toBe(await cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: '0' }));
+      expect(cache.objectsNow({ namespace: 'empty' })).toEqual([]);
+
+      expect(cache.objectNow({ namespace: 'other', name: 'b' })).toBe(all.items[2]);
+      expect(cache.objectNow({ namespace: 'other', name: 'a' })).toBeNull();
+    });
+
+    it("keep the whole cache's objects until a write changes them", async () => {
+      const { cache, create, modify, settled } = await setup();
+      await settled(await create('a'));
+      const first = cache.objectsNow({})!;
+      expect(cache.objectsNow({})).toBe(first);
+      // A namespace's objects are read each time; only the whole cache's are kept.
+      expect(cache.objectsNow({ namespace: 'ns' })).not.toBe(cache.objectsNow({ namespace: 'ns' }));
+
+      await settled(await create('b'));
+      const second = cache.objectsNow({})!;
+      expect(second).not.toBe(first);
+      expect(second.map((object) => object.metadata.name)).toEqual(['a', 'b']);
+      expect(cache.objectsNow({})).toBe(second);
+
+      const updated = await modify('a', (object) => {
+        object.spec = { n: 7 };
+      });
+      await settled(updated);
+      expect(cache.objectsNow({})![0]).toEqual(updated);
+
+      await settled(await cache.delete({ namespace: 'ns', name: 'b' }));
+      expect(cache.objectsNow({})!.map((object) => object.metadata.name)).toEqual(['a']);
+      expect(cache.objectNow({ namespace: 'ns', name: 'b' })).toBeNull();
+    });
+
+    it('cannot answer (undefined) until the first list is done', async () => {
+      const keyPrefix = freshPrefix('pods');
+      const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
+      await direct.create({ namespace: 'ns', name: 'a' }, pod('a'));
+      const feed = new StoreFeed({ store }); // not started: the cache cannot list
+      const cache = new WatchCache({ ...podsResource(keyPrefix), store, feed, objects: direct });
+      try {
+        expect(cache.objectsNow({})).toBeUndefined();
+        expect(cache.objectsNow({ namespace: 'ns' })).toBeUndefined();
+        expect(cache.objectNow({ namespace: 'ns', name: 'a' })).toBeUndefined();
+      } finally {
+        cache.stop();
+        feed.stop();
+      }
+    });
+  });
+
   describe('watch', () => {
     it('resumes from N with the ring events after it; DELETED carries the deletion revision', async () => {
       const { cache, create, modify } = await setup();

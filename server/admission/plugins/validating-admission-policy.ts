@@ -71,6 +71,8 @@ export function validatingAdmissionPolicyPlugin(
       // Policies never judge their own kinds, so a bad policy cannot lock out its own repair.
       if (attributes.resource.group === GROUP) return;
       const bindings = await listCached(storageOf(GROUP, 'validatingadmissionpolicybindings'));
+      // A policy judges only through its bindings: with none, nothing else need be read.
+      if (bindings.length === 0) return;
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
       const bound = bindingsByPolicy<ValidatingAdmissionPolicyBinding>(bindings);
       const namespaceObject =

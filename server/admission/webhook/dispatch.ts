@@ -101,17 +101,32 @@ async function conditionsAdmit(
 }
 
 /** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
-async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<ConfiguredWebhook[]> {
+async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<readonly ConfiguredWebhook[]> {
   const resource = phase === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) =>
-    compareStrings(String(a.metadata.name), String(b.metadata.name)),
-  );
-  return configurations.flatMap((configuration) =>
-    ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({
-      configuration: String(configuration.metadata.name),
-      webhook,
-    })),
-  );
+  const configurations = await listCached(storageOf(GROUP, resource));
+  let webhooks = webhooksOfConfigurations.get(configurations);
+  if (webhooks === undefined) {
+    webhooks = webhooksOf(configurations);
+    webhooksOfConfigurations.set(configurations, webhooks);
+  }
+  return webhooks;
+}
+
+/**
+ * The webhooks of each list of configurations read: a watch cache gives the same list until the
+ * configurations change, so every write between two changes shares one.
+ */
+const webhooksOfConfigurations = new WeakMap<readonly KubeObject[], readonly ConfiguredWebhook[]>();
+
+function webhooksOf(configurations: readonly KubeObject[]): readonly ConfiguredWebhook[] {
+  return [...configurations]
+    .sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)))
+    .flatMap((configuration) =>
+      ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({
+        configuration: String(configuration.metadata.name),
+        webhook,
+      })),
+    );
 }
 
 /** A denial: the webhook's status, at least 400, its message after the reference's prefix. */

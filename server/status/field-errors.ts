@@ -23,7 +23,11 @@ export class FieldPath {
   }
 
   child(...names: string[]): FieldPath {
-    return new FieldPath([this.text, ...names].filter((part) => part !== '').join('.'));
+    // Empty names are skipped, as the reference's path joins them. Validation makes a child
+    // path for every field it looks at, error or not, so this is on every write's path.
+    let text = this.text;
+    for (const name of names) if (name !== '') text = text === '' ? name : `${text}.${name}`;
+    return new FieldPath(text);
   }
 
   index(i: number): FieldPath {

@@ -213,6 +213,19 @@ describe('the catalogue', () => {
   });
 });
 
+describe('FieldPath', () => {
+  it('joins names with dots, skipping empty ones, as the reference paths do', () => {
+    expect(FieldPath.root('metadata').child('name').toString()).toBe('metadata.name');
+    expect(FieldPath.root('spec').child('template', 'spec').index(2).child('image').toString()).toBe(
+      'spec.template.spec[2].image',
+    );
+    expect(FieldPath.root('').child('data').toString()).toBe('data');
+    expect(FieldPath.root('spec').child('', 'a', '').child('b').toString()).toBe('spec.a.b');
+    expect(FieldPath.root('').child('', '').toString()).toBe('');
+    expect(FieldPath.root('metadata', 'labels').key('app').child('x').toString()).toBe('metadata.labels[app].x');
+  });
+});
+
 describe('forbiddenError', () => {
   const anonymous = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
   const cases = [

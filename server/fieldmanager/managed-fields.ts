@@ -92,24 +92,41 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * A field set without the subtrees `ignored` names; a member left with nothing of its own is
- * dropped too, as it held only what was ignored.
+ * dropped too, as it held only what was ignored. Only the nodes along each path are copied:
+ * the rest is shared with `set`, which may be a stored object's managedFields (field sets are
+ * never changed in place, field-set.ts).
  */
 function withoutIgnored(set: FieldSet, ignored: readonly (readonly string[])[] | undefined): FieldSet {
-  if (ignored === undefined || ignored.length === 0) return set;
-  const copy = structuredClone(set);
-  for (const path of ignored) {
-    const parents: FieldSet[] = [copy];
-    for (const name of path.slice(0, -1)) {
-      const child = parents[parents.length - 1][`f:${name}`];
-      if (child === undefined) break;
-      parents.push(child);
-    }
-    if (parents.length !== path.length) continue;
-    delete parents[parents.length - 1][`f:${path[path.length - 1]}`];
-    for (let i = parents.length - 1; i > 0 && Object.keys(parents[i]).length === 0; i--)
-      delete parents[i - 1][`f:${path[i - 1]}`];
+  if (ignored === undefined) return set;
+  let result = set;
+  for (const path of ignored) result = withoutPath(result, path);
+  return result;
+}
+
+/** `set` without the member at `path`, when every node above it is there; the nodes it leaves empty go too. */
+function withoutPath(set: FieldSet, path: readonly string[]): FieldSet {
+  const parents: FieldSet[] = [set];
+  for (const name of path.slice(0, -1)) {
+    const child = parents[parents.length - 1][`f:${name}`];
+    if (child === undefined) return set;
+    parents.push(child);
   }
-  return copy;
+  // From the deepest parent up: each node with its new child, or without it once that is empty.
+  let replaced = withoutMember(parents[parents.length - 1], `f:${path[path.length - 1]}`);
+  if (replaced === parents[parents.length - 1] && !isEmptySet(replaced)) return set;
+  for (let depth = parents.length - 1; depth > 0; depth--) {
+    const key = `f:${path[depth - 1]}`;
+    replaced = isEmptySet(replaced)
+      ? withoutMember(parents[depth - 1], key)
+      : { ...parents[depth - 1], [key]: replaced };
+  }
+  return replaced;
+}
+
+function withoutMember(node: FieldSet, key: string): FieldSet {
+  if (!(key in node)) return node;
+  const { [key]: _removed, ...rest } = node;
+  return rest;
 }
 
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */

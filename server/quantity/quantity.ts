@@ -180,11 +180,19 @@ function keptAsWritten(num: string, fraction: string, suffix: string, binaryExpo
 const EXPONENT_FORM = /[eE][+-]?\d+$/;
 
 /**
+ * Texts that are a whole number of millis, which rounding returns as written: at most three
+ * decimals with no suffix or a decimal or binary multiple (`1.5`, `128Mi`, `0.5k`), or whole
+ * millis (`500m`). Most of what clients write; they skip the exact arithmetic on big integers.
+ */
+const WHOLE_MILLIS = /^[+-]?(?:\d+(?:\.\d{0,3})?|\.\d{1,3})(?:[kMGTPE]|[KMGTPE]i)?$|^[+-]?\d+m$/;
+
+/**
  * The reference's SetDefaults_ResourceList rounding (Quantity.RoundUp to milli): a quantity
  * finer than a milli is rounded away from zero to the next one and written again in the format
  * it was written in; any other text is returned as it is.
  */
 export function roundedUpToMilli(text: string): string {
+  if (WHOLE_MILLIS.test(text)) return text;
   const quantity = parseQuantity(text);
   if (quantity === undefined) return text;
   const milli = quantity.numerator * 1000n;

@@ -38,6 +38,13 @@ it.each(recorded.map((c) => [c.written, roundedAmount(c)]))('%j is stored as %j'
   expect(roundedUpToMilli(written)).toBe(rounded);
 });
 
+it.each(['500m', '-500m', '128Mi', '1.5Ki', '2', '+1', '1.', '.5', '1.123', '0.001k', '3E', '01'])(
+  '%j, a whole number of millis, is kept as written',
+  (written) => {
+    expect(roundedUpToMilli(written)).toBe(written);
+  },
+);
+
 it('walks a kind whose schema holds itself (a CRD) and leaves it as it was', () => {
   const crd = { spec: { versions: [{ schema: { openAPIV3Schema: { properties: { a: { type: 'string' } } } } }] } };
   const copy = structuredClone(crd);

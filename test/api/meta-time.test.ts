@@ -1,6 +1,6 @@
 /**
- * metaTime formats a time as metav1.Time is written, and keeps the last second's text for the
- * timestamps that share it: the kept text must never stand for another second.
+ * metaTime formats a time as metav1.Time is written, and keeps recent seconds' texts for the
+ * timestamps that share them: a kept text must never stand for another second.
  */
 import { metaTime, metaTimeAt } from '../../api/objects';
 
@@ -32,6 +32,15 @@ describe('metaTime', () => {
       '2026-12-02T06:05:08Z',
       '1969-12-31T23:59:59Z',
     ]);
+  });
+
+  it('keeps seconds that share a kept slot apart (a whole multiple of 256 s, or of 2^32 s, between them)', () => {
+    const second = Date.parse('2026-12-02T06:05:07Z') / 1000;
+    const seconds = [second, second + 256, second, second - 256 * 1000, second + 2 ** 32, second];
+    expect(seconds.map(metaTimeAt)).toEqual(
+      seconds.map((at) => new Date(at * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    );
+    expect(new Set(seconds.map(metaTimeAt)).size).toBe(4);
   });
 
   it('refuses an invalid date, even right after a valid one', () => {

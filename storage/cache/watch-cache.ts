@@ -65,6 +65,7 @@ import type {
   UpdateResult,
   WatchOptions,
 } from '../objects/types';
+import { EVERYTHING } from '../objects/types';
 import type { WriteDecodes } from '../objects/write-decodes';
 import type { KeyValue, RangeResult, StoreEvent } from '../store';
 import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-watcher';
@@ -334,13 +335,14 @@ export class WatchCache implements ObjectStorage, FeedListener {
     const whole = !this.namespaced || scope.namespace === undefined;
     if (whole && this.wholeSnapshot?.changes === this.treeChanges) return this.wholeSnapshot.objects;
     const listPrefix = scopePrefix(this.keySpace, scope);
-    const objects: KubeObject[] = [];
-    const end = rangeEndOf(listPrefix);
+    let objects: readonly KubeObject[];
     try {
-      for (const [key, cached] of this.tree.entries(listPrefix, [])) {
-        if (key >= end) break;
-        objects.push(objectOf(cached));
-      }
+      objects = readPage(this.currentView(), {
+        listPrefix,
+        startKey: listPrefix,
+        limit: 0,
+        predicate: EVERYTHING,
+      }).items;
     } catch (error) {
       if (isCorruptObjectError(error)) return undefined;
       throw error;

@@ -4,13 +4,11 @@
  * On SQLite; the cache's own reads are tested on both backends (test/storage/cache/).
  */
 import { getCached, listCached } from '../../../server/admission/lookup';
-import { StoreFeed } from '../../../storage/cache/feed';
-import { WatchCache } from '../../../storage/cache/watch-cache';
 import { ResourceStore } from '../../../storage/objects/resource-store';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../../storage/objects/backends';
-import { podsResource, type Replica, startReplica } from '../../storage/cache/replica';
+import { podsResource, type Replica, startReplica, unlistedPodsCache } from '../../storage/cache/replica';
 
 import type { KubeObject } from '../../../api/objects';
 
@@ -63,11 +61,15 @@ describe('admission lookups', () => {
   });
 
   it('ask the storage at resourceVersion 0 when there is no cache, or it cannot answer yet', async () => {
-    const keyPrefix = freshPrefix('pods');
-    const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
-    await direct.create({ namespace: 'ns', name: 'a' }, pod('a'));
-    const feed = new StoreFeed({ store }); // not started: the cache cannot list
-    const notReady = new WatchCache({ ...podsResource(keyPrefix), store, feed, objects: direct });
+    const {
+      cache: notReady,
+      direct,
+      stop,
+    } = await unlistedPodsCache({
+      store,
+      keyPrefix: freshPrefix('pods'),
+      seed: pod('a'),
+    });
     try {
       for (const storage of [direct, notReady]) {
         const { lists, gets } = counted(storage);
@@ -79,8 +81,7 @@ describe('admission lookups', () => {
         jest.restoreAllMocks();
       }
     } finally {
-      notReady.stop();
-      feed.stop();
+      stop();
     }
   });
 });

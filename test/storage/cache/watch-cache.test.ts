@@ -5,8 +5,7 @@
  * "Served by the cache" is observed through object identity: the cache hands out the same
  * object to every reader, the store decodes a new one per read.
  */
-import { StoreFeed } from '../../../storage/cache/feed';
-import { WatchCache, type WatchCacheTuning } from '../../../storage/cache/watch-cache';
+import type { WatchCacheTuning } from '../../../storage/cache/watch-cache';
 import { ObjectError } from '../../../storage/errors';
 import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../../storage/objects/store-watch';
@@ -14,7 +13,7 @@ import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../../stor
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
 import { readWatch } from '../objects/watch-reader';
-import { podsResource, type Replica, startReplica, writeCompactRevision } from './replica';
+import { podsResource, type Replica, startReplica, unlistedPodsCache, writeCompactRevision } from './replica';
 import { waitUntil } from '../../helpers/wait-for';
 
 import type { KubeObject } from '../../../api/objects';
@@ -414,15 +413,10 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it('reads from the store until the first list is done', async () => {
-      const keyPrefix = freshPrefix('pods');
-      const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
-      await direct.create({ namespace: 'ns', name: 'a' }, pod('a'));
-      const feed = new StoreFeed({ store }); // not started: the cache cannot list
-      const cache = new WatchCache({
-        ...podsResource(keyPrefix),
+      const { cache, stop } = await unlistedPodsCache({
         store,
-        feed,
-        objects: direct,
+        keyPrefix: freshPrefix('pods'),
+        seed: pod('a'),
         tuning: { readyWaitMs: 50 },
       });
       try {
@@ -435,8 +429,7 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
         expect(summary(await readWatch(watch).take(1))).toEqual([`ADDED a@${one.items[0].metadata.resourceVersion}`]);
         watch.stop();
       } finally {
-        cache.stop();
-        feed.stop();
+        stop();
       }
     });
   });
@@ -488,18 +481,13 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it('cannot answer (undefined) until the first list is done', async () => {
-      const keyPrefix = freshPrefix('pods');
-      const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
-      await direct.create({ namespace: 'ns', name: 'a' }, pod('a'));
-      const feed = new StoreFeed({ store }); // not started: the cache cannot list
-      const cache = new WatchCache({ ...podsResource(keyPrefix), store, feed, objects: direct });
+      const { cache, stop } = await unlistedPodsCache({ store, keyPrefix: freshPrefix('pods'), seed: pod('a') });
       try {
         expect(cache.objectsNow({})).toBeUndefined();
         expect(cache.objectsNow({ namespace: 'ns' })).toBeUndefined();
         expect(cache.objectNow({ namespace: 'ns', name: 'a' })).toBeUndefined();
       } finally {
-        cache.stop();
-        feed.stop();
+        stop();
       }
     });
   });

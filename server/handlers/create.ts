@@ -4,6 +4,7 @@ import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
 import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-audit';
 import { createObject } from '../registry/store/create';
+import { finishRequest } from './post-timeout';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body';
 
@@ -17,15 +18,18 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
       scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
     );
     checkNamespace(scope, decoded.object, info.namespace);
-    const created = await createObject(scope, {
-      object: decoded.object,
-      user: req.user,
-      manager: fieldManagerOf(req, options),
-      options: operationOptions('CreateOptions', options),
-      dryRun: options.dryRun,
-      auditAnnotations: auditAnnotationsOf(req),
-      warnings: req.warnings,
-    });
+    const created = await finishRequest(
+      req,
+      createObject(scope, {
+        object: decoded.object,
+        user: req.user,
+        manager: fieldManagerOf(req, options),
+        options: operationOptions('CreateOptions', options),
+        dryRun: options.dryRun,
+        auditAnnotations: auditAnnotationsOf(req),
+        warnings: req.warnings,
+      }),
+    );
     await writeResponse(scope, res, 201, created);
   };
 }

@@ -5,6 +5,7 @@
  * it lingers; once gone, the object for kinds that return it, else a Success Status naming it.
  */
 import { decodeContinueToken } from '../../storage/objects/continue-token';
+import { finishRequest } from './post-timeout';
 import type { KubeObject } from '../../api/objects';
 import type { Request } from 'express';
 import type { UserInfo } from '../../api/user-info';
@@ -97,7 +98,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     // Before the object is looked up, as the reference's Job storage warns: a 404 carries it too.
     addWarnings(req, propagationWarnings(scope, options));
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
-      const unsafe = await deleteCorruptObject(scope, request);
+      const unsafe = await finishRequest(req, deleteCorruptObject(scope, request));
       if (!('normal' in unsafe)) {
         // Nothing could be read, so the answer names the object only, as the reference's does.
         const status = {
@@ -113,7 +114,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
       }
       outcome = unsafe.normal;
     } else {
-      outcome = await deleteObject(scope, request);
+      outcome = await finishRequest(req, deleteObject(scope, request));
     }
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
@@ -152,14 +153,17 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
     if (listQuery.continue) decodeContinueToken(listQuery.continue, '/');
     const selection = selectionOf(scope, listQuery);
     addWarnings(req, propagationWarnings(scope, options));
-    const result = await deleteCollection(scope, {
-      ...writeRequestOf(options, req),
-      namespace: namespaceScopeOf(scope, info.namespace).namespace,
-      predicate: selection.predicate,
-      ...(selection.servedFields ? { servedFields: selection.servedFields } : {}),
-      resourceVersion: listQuery.resourceVersion,
-      resourceVersionMatch: listQuery.resourceVersionMatch,
-    });
+    const result = await finishRequest(
+      req,
+      deleteCollection(scope, {
+        ...writeRequestOf(options, req),
+        namespace: namespaceScopeOf(scope, info.namespace).namespace,
+        predicate: selection.predicate,
+        ...(selection.servedFields ? { servedFields: selection.servedFields } : {}),
+        resourceVersion: listQuery.resourceVersion,
+        resourceVersionMatch: listQuery.resourceVersionMatch,
+      }),
+    );
     await writeResponse(scope, res, 200, {
       kind: scope.type.listKind,
       apiVersion: apiVersionOf(scope),

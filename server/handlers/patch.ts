@@ -4,6 +4,7 @@
  * there instead, which may create the object and writes the managedFields itself.
  */
 import type { KubeObject } from '../../api/objects';
+import { finishRequest } from './post-timeout';
 import { parseApplyBody, type ApplyBodyFormat } from '../apply/apply-body';
 import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
@@ -52,10 +53,12 @@ export function patchHandler(
     addWarnings(req, deprecationWarnings(scope));
     const { patchType, applyFormat } = requestedPatchType(scope, req);
     requireNameInUrl(request.info);
-    const result =
+    const result = await finishRequest(
+      req,
       patchType !== undefined
-        ? await patchObject(scope, target, request, patchType)
-        : await applyObject(scope, { target, applyOwns }, request, applyFormat!);
+        ? patchObject(scope, target, request, patchType)
+        : applyObject(scope, { target, applyOwns }, request, applyFormat!),
+    );
     await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }

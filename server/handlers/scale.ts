@@ -4,6 +4,7 @@
  * store (server/registry/store/scale.ts).
  */
 import { auditAnnotationsOf } from '../audit/record/request-audit';
+import { finishRequest } from './post-timeout';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
@@ -142,18 +143,21 @@ export function scaleWriteHandler(
         },
       };
     }
-    const scale = await updateScale(scope, {
-      user: req.user,
-      key: objectKeyOf(scope, info),
-      paths,
-      change,
-      preconditions: uid === undefined ? undefined : { uid },
-      manager: fieldManagerOf(req, options),
-      options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
-      dryRun: options.dryRun,
-      auditAnnotations: auditAnnotationsOf(req),
-      warnings: req.warnings,
-    });
+    const scale = await finishRequest(
+      req,
+      updateScale(scope, {
+        user: req.user,
+        key: objectKeyOf(scope, info),
+        paths,
+        change,
+        preconditions: uid === undefined ? undefined : { uid },
+        manager: fieldManagerOf(req, options),
+        options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
+        dryRun: options.dryRun,
+        auditAnnotations: auditAnnotationsOf(req),
+        warnings: req.warnings,
+      }),
+    );
     await writeScale(scope, res, scale);
   };
 }

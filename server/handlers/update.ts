@@ -3,6 +3,7 @@
  * the `metadata.resourceVersion` (and `metadata.uid`) the body carries.
  */
 import type { KubeObject } from '../../api/objects';
+import { finishRequest } from './post-timeout';
 import { copyJson } from '../json/value';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
@@ -27,20 +28,23 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
     checkName(object, info.name);
     // The reference takes a body's uid as a precondition of the whole update (409 when it differs).
     const uid = object.metadata.uid || undefined;
-    const result = await updateObject(scope, {
-      user: req.user,
-      key: objectKeyOf(scope, info),
-      updatedObject: () => copyJson(object),
-      target,
-      manager: fieldManagerOf(req, options),
-      subresource: info.subresource || undefined,
-      preconditions: uid === undefined ? undefined : { uid },
-      allowCreate: target === 'main' && scope.type.allowCreateOnUpdate === true,
-      options: operationOptions('UpdateOptions', options),
-      dryRun: options.dryRun,
-      auditAnnotations: auditAnnotationsOf(req),
-      warnings: req.warnings,
-    });
+    const result = await finishRequest(
+      req,
+      updateObject(scope, {
+        user: req.user,
+        key: objectKeyOf(scope, info),
+        updatedObject: () => copyJson(object),
+        target,
+        manager: fieldManagerOf(req, options),
+        subresource: info.subresource || undefined,
+        preconditions: uid === undefined ? undefined : { uid },
+        allowCreate: target === 'main' && scope.type.allowCreateOnUpdate === true,
+        options: operationOptions('UpdateOptions', options),
+        dryRun: options.dryRun,
+        auditAnnotations: auditAnnotationsOf(req),
+        warnings: req.warnings,
+      }),
+    );
     await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }

@@ -5,6 +5,7 @@
  * under Warn) and the version's deprecation reach the client as `Warning` headers.
  */
 import type { KubeObject } from '../../api/objects';
+import { finishRequest } from './post-timeout';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { decodeObjectBody } from './object-body';
 import {
@@ -27,7 +28,7 @@ export function virtualCreateHandler(answer: VirtualAnswer): (scope: HandlerScop
       parseWriteOptions(queryOf(request.req), 'CreateOptions'),
     );
     addWarnings(request.req, decoded.warnings);
-    const answered = await answer(decoded.object, request);
+    const answered = await finishRequest(request.req, answer(decoded.object, request));
     await writeResponse(scope, request.res, 201, answered);
   };
 }

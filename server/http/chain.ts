@@ -25,6 +25,7 @@ import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from '../request/request-info';
 import { withRequestTimeout } from './with-request-timeout';
+import { postTimeoutLogLine } from '../handlers/post-timeout';
 import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 import { withStrictTransportSecurity } from './with-strict-transport-security';
 import { withCors } from './with-cors';
@@ -78,7 +79,13 @@ export function handlerChain(options: ChainOptions): RequestHandler {
       : []),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
-    withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
+    withRequestTimeout({
+      onTimeout: (res) => recordTermination(options.metrics, res),
+      onPostTimeout: (activity) => {
+        options.metrics.requestPostTimeouts.inc({ source: activity.source, status: activity.status });
+        console.error(postTimeoutLogLine(activity));
+      },
+    }),
     withWarningRecorder(),
     // Before authentication, as the reference's: a browser's preflight carries no credentials.
     ...(options.corsAllowedOrigins?.length ? [withCors(options.corsAllowedOrigins)] : []),

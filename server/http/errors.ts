@@ -1,11 +1,10 @@
 /** The end of the chain: unknown paths, and errors thrown or rejected by any stage or handler. */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { pathNotFound } from '../status/catalogue';
-import { statusErrorFrom } from '../status/from-error';
+import { isPanic, statusErrorFrom } from '../status/from-error';
 import { writeStatus } from '../responsewriters/write-status';
-import { StatusError } from '../status/status-error';
-import { ObjectError } from '../../storage/errors';
 import { auditPanic } from '../audit/record/request-audit';
+import { markPanicked } from '../handlers/post-timeout';
 
 /**
  * What no route answered. Below the reference's API web services (`/api`, a served group under
@@ -40,9 +39,12 @@ function underRoot(path: string, root: string): boolean {
 export function statusErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const status = statusErrorFrom(error);
-    // What no stage or handler meant to answer is the reference's panic, for audit.
-    if (!(error instanceof StatusError) && !(error instanceof ObjectError) && status.status.code === 500)
+    // What no stage or handler meant to answer is the reference's panic, for audit and the
+    // post-timeout report.
+    if (isPanic(error)) {
       auditPanic(req, error);
+      markPanicked(req);
+    }
     if (status.code >= 500) console.error('request failed:', error);
     writeStatus(res, status);
   };

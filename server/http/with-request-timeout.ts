@@ -3,12 +3,14 @@
  * the deadline stage: `--request-timeout` or the smaller `timeout` query parameter) with the
  * reference's 504 Status, `Timeout: request did not complete within requested timeout -
  * context deadline exceeded`. The handler keeps running, as in the reference, but whatever it
- * writes afterwards is dropped, like Go's timeout writer answering ErrHandlerTimeout.
- * Long-running requests have no deadline and pass through.
+ * writes afterwards is dropped, like Go's timeout writer answering ErrHandlerTimeout; how it
+ * ends is reported as post-timeout activity (post-timeout.ts). Long-running requests have no
+ * deadline and pass through.
  */
 import type { RequestHandler, Response } from 'express';
 import { StatusError } from '../status/status-error';
 import { writeStatus } from '../responsewriters/write-status';
+import { watchAfterTimeout, type PostTimeoutRecorder } from '../handlers/post-timeout';
 import '../request/request-context';
 
 export const REQUEST_TIMEOUT_MESSAGE =
@@ -17,6 +19,10 @@ export const REQUEST_TIMEOUT_MESSAGE =
 export interface RequestTimeoutOptions {
   /** Called when a request is answered with the timeout Status (the terminations metric). */
   readonly onTimeout?: (res: Response) => void;
+  /** Told what a timed-out request's handler and rest-layer work did afterwards. */
+  readonly onPostTimeout?: PostTimeoutRecorder;
+  /** How long a timed-out write's work is waited for before it is reported `pending`; the reference's 5 minutes by default. */
+  readonly postTimeoutWaitMs?: number;
 }
 
 export function withRequestTimeout(options: RequestTimeoutOptions = {}): RequestHandler {
@@ -33,7 +39,9 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
         res.removeHeader('Warning');
         writeStatus(res, requestTimedOut());
         options.onTimeout?.(res);
-        dropLaterWrites(res);
+        const afterTimeout =
+          options.onPostTimeout && watchAfterTimeout(req, options.onPostTimeout, options.postTimeoutWaitMs);
+        dropLaterWrites(res, afterTimeout?.handlerEnded);
       },
       Math.max(0, req.deadline - Date.now()),
     );
@@ -46,10 +54,16 @@ export function requestTimedOut(): StatusError {
   return new StatusError({ code: 504, reason: 'Timeout', message: REQUEST_TIMEOUT_MESSAGE, details: {} });
 }
 
-/** The handler still holds the response; what it sends now would corrupt or duplicate the answer. */
-function dropLaterWrites(res: Response): void {
+/**
+ * The handler still holds the response; what it sends now would corrupt or duplicate the answer.
+ * Its end is when it finishes (`handlerEnded`).
+ */
+function dropLaterWrites(res: Response, handlerEnded?: () => void): void {
   res.setHeader = () => res;
   res.writeHead = (() => res) as Response['writeHead'];
   res.write = (() => true) as Response['write'];
-  res.end = (() => res) as Response['end'];
+  res.end = (() => {
+    handlerEnded?.();
+    return res;
+  }) as Response['end'];
 }

@@ -56,6 +56,7 @@ export interface ApiserverMetrics {
   readonly currentInflightRequests: Gauge<'request_kind'>;
   readonly longrunningRequests: Gauge<Exclude<RequestLabel, 'dry_run'>>;
   readonly requestTerminations: Counter<RequestLabel | 'code'>;
+  readonly requestPostTimeouts: Counter<'source' | 'status'>;
   readonly watchEventsTotal: ScrapeTimeCounter<'group' | 'version' | 'resource'>;
   readonly watchEventsSizes: ScrapeTimeHistogram<'group' | 'version' | 'resource'>;
   readonly watchCacheEventsDispatched: Counter<'group' | 'resource'>;
@@ -140,6 +141,12 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
       name: 'apiserver_request_terminations_total',
       help: 'Number of requests which apiserver terminated in self-defense.',
       labelNames: [...REQUEST_LABELS, 'code'],
+      registers,
+    }),
+    requestPostTimeouts: new Counter({
+      name: 'apiserver_request_post_timeout_total',
+      help: 'Tracks the activity of the request handlers after the associated requests have been timed out by the apiserver',
+      labelNames: ['source', 'status'],
       registers,
     }),
     watchEventsTotal: scrapeTimeCounter(registry, {

@@ -30,6 +30,16 @@ export interface ErrorContext {
   readonly corruptObjects?: CorruptObjectWording;
 }
 
+/**
+ * Whether an error is what the reference calls a panic: one no stage or handler meant to answer
+ * (neither a Status nor a storage error) that becomes a 500.
+ */
+export function isPanic(error: unknown): boolean {
+  return (
+    !(error instanceof StatusError) && !(error instanceof ObjectError) && statusErrorFrom(error).status.code === 500
+  );
+}
+
 export function statusErrorFrom(error: unknown, context: ErrorContext = {}): StatusError {
   if (error instanceof StatusError) return error;
   if (error instanceof ObjectError) return fromObjectError(error, context);

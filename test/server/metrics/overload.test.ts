@@ -1,6 +1,7 @@
 /**
  * Overload and limits over real HTTP: the in-flight limit's 429s per pool (with the exemptions
- * for watches and system:masters) and the request timeout's 504, with the `timeout` parameter.
+ * for watches and system:masters) and the request timeout's 504, with the `timeout` parameter,
+ * and what a timed-out request's handler and write did afterwards.
  */
 import { createApiserverMetrics } from '../../../server/metrics/apiserver-metrics';
 import { withRequestMetrics } from '../../../server/metrics/with-request-metrics';
@@ -8,6 +9,9 @@ import { TOO_MANY_REQUESTS_MESSAGE, withInflightLimit } from '../../../server/ht
 import { withRequestDeadline } from '../../../server/http/with-request-deadline';
 import { REQUEST_TIMEOUT_MESSAGE, withRequestTimeout } from '../../../server/http/with-request-timeout';
 import { plainRequest, startStageServer, type StageServer } from './stage-server';
+import { finishRequest, postTimeoutLogLine, type PostTimeoutActivity } from '../../../server/handlers/post-timeout';
+import { statusErrorHandler } from '../../../server/http/errors';
+import { StatusError } from '../../../server/status/status-error';
 import { waitUntil } from '../../helpers/wait-for';
 
 const PODS = '/api/v1/namespaces/default/pods';
@@ -156,5 +160,100 @@ describe('the request timeout', () => {
   it('leaves fast requests and watches alone', async () => {
     expect((await plainRequest(`${server.url}${PODS}?delay=10`)).status).toBe(200);
     expect((await plainRequest(`${server.url}${PODS}?watch=1&delay=700`)).status).toBe(200);
+  });
+});
+
+describe('post-timeout activity', () => {
+  let server: StageServer;
+  const activities: PostTimeoutActivity[] = [];
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  beforeAll(async () => {
+    server = await startStageServer({
+      stages: [
+        withRequestDeadline({ requestTimeoutMs: 200 }),
+        withRequestTimeout({ onPostTimeout: (activity) => activities.push(activity), postTimeoutWaitMs: 600 }),
+      ],
+      routes: (app) => {
+        // A write whose rest-layer work (`work`) takes `workMs`, then a handler that takes `afterMs` more.
+        app.use(async (req, res) => {
+          req.resume();
+          const query = new URLSearchParams(req.rawQuery);
+          const workMs = Number(query.get('workMs') ?? 0);
+          const outcome = query.get('work') ?? 'ok';
+          const work = sleep(workMs).then(() => {
+            if (outcome === 'conflict')
+              throw new StatusError({ code: 409, reason: 'Conflict', message: 'changed', details: {} });
+            if (outcome === 'panic') throw new TypeError('nil map');
+            return { done: true };
+          });
+          const answer = await finishRequest(req, work);
+          await sleep(Number(query.get('afterMs') ?? 0));
+          res.json(answer);
+        });
+        app.use(statusErrorHandler());
+      },
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => (activities.length = 0));
+
+  const summary = () => activities.map(({ source, status }) => `${source} ${status}`).sort();
+
+  it('reports a write that finished after its 504, and the handler that then ended', async () => {
+    const reply = await plainRequest(`${server.url}${PODS}?workMs=400`, { method: 'POST', body: '{}' });
+    expect(reply.status).toBe(504);
+    await waitUntil('both reports', () => activities.length === 2, 2_000, 10);
+    expect(summary()).toEqual(['rest-handler ok', 'timeout-handler ok']);
+    const rest = activities.find(({ source }) => source === 'rest-handler')!;
+    expect(rest).toMatchObject({ method: 'POST', path: PODS });
+    expect(rest.elapsedMs).toBeGreaterThan(100);
+    expect(postTimeoutLogLine(rest)).toMatch(
+      /^post-timeout activity \(rest-handler\): POST \/api\/v1\/namespaces\/default\/pods: the write finished 0\.\d{3}s after its timeout: ok$/,
+    );
+  });
+
+  it('tells a write that failed from one that panicked', async () => {
+    expect((await plainRequest(`${server.url}${PODS}?workMs=400&work=conflict`, { method: 'POST' })).status).toBe(504);
+    await waitUntil('both reports', () => activities.length === 2, 2_000, 10);
+    expect(summary()).toEqual(['rest-handler error', 'timeout-handler ok']);
+    expect(postTimeoutLogLine(activities.find(({ source }) => source === 'rest-handler')!)).toMatch(
+      /: error: changed$/,
+    );
+
+    activities.length = 0;
+    // The chain logs a panic's error; this one is meant.
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect((await plainRequest(`${server.url}${PODS}?workMs=400&work=panic`, { method: 'POST' })).status).toBe(504);
+      await waitUntil('both reports', () => activities.length === 2, 2_000, 10);
+    } finally {
+      logged.mockRestore();
+    }
+    expect(summary()).toEqual(['rest-handler panic', 'timeout-handler panic']);
+  });
+
+  it('reports a write still running after the wait as pending, and not again when it ends', async () => {
+    expect((await plainRequest(`${server.url}${PODS}?workMs=1200`, { method: 'POST' })).status).toBe(504);
+    await waitUntil('the pending report', () => activities.length === 1, 2_000, 10);
+    expect(summary()).toEqual(['rest-handler pending']);
+    expect(activities[0].elapsedMs).toBeGreaterThanOrEqual(590);
+    expect(postTimeoutLogLine(activities[0])).toMatch(/: the write has not finished \d+\.\d{3}s after its timeout$/);
+    await waitUntil('the handler', () => activities.length === 2, 2_000, 10);
+    await sleep(100);
+    expect(summary()).toEqual(['rest-handler pending', 'timeout-handler ok']);
+  });
+
+  it('reports only the handler when the write had finished before the timeout', async () => {
+    expect((await plainRequest(`${server.url}${PODS}?workMs=10&afterMs=400`, { method: 'POST' })).status).toBe(504);
+    await waitUntil('the handler', () => activities.length === 1, 2_000, 10);
+    await sleep(100);
+    expect(summary()).toEqual(['timeout-handler ok']);
+  });
+
+  it('reports nothing for a request answered in time', async () => {
+    expect((await plainRequest(`${server.url}${PODS}?workMs=10`, { method: 'POST' })).status).toBe(200);
+    await sleep(300);
+    expect(activities).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The stages wired into the real server (TLS, client certificates, the whole chain): `/metrics`
- * for system:masters only, 429 for other users over the limit while masters pass, and the
- * flags that set the limits and the timeout.
+ * for system:masters only, 429 for other users over the limit while masters pass, what a
+ * timed-out write did afterwards, and the flags that set the limits and the timeout.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { serverAuthorizer } from '../../../server/authz/server-authorizer';
@@ -14,6 +14,7 @@ import { issueLeaf } from '../../../server/pki/certificates';
 import { generatedPki, type Pki } from '../../../server/pki/pki';
 import { httpsRequest, type ClientIdentity } from '../../helpers/https-client';
 import { retryUntil } from '../../helpers/wait-for';
+import { finishRequest } from '../../../server/handlers/post-timeout';
 
 describe('the server with metrics and limits', () => {
   let dataDir: string;
@@ -42,6 +43,11 @@ describe('the server with metrics and limits', () => {
         app.get('/api/v1/namespaces/a/configmaps/x', async (_req, res) => {
           await gate;
           res.json({});
+        });
+        // A create whose write takes longer than the request's timeout.
+        app.post('/api/v1/namespaces/a/configmaps', async (req, res) => {
+          req.resume();
+          res.json(await finishRequest(req, new Promise((resolve) => setTimeout(() => resolve({}), 400))));
         });
       },
     });
@@ -78,6 +84,41 @@ describe('the server with metrics and limits', () => {
     expect(text).toMatch(
       /apiserver_request_terminations_total\{verb="GET",[^}]*resource="configmaps"[^}]*code="429"\} [1-9]/,
     );
+  });
+
+  it('counts and logs what a timed-out write did afterwards', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const reply = await httpsRequest({
+        url: `${baseUrl}/api/v1/namespaces/a/configmaps?timeout=100ms`,
+        method: 'POST',
+        body: '{}',
+        caPem: pki.ca.certPem,
+        identity: pki.admin,
+      });
+      expect(reply.status).toBe(504);
+      const text = await retryUntil(
+        async () => (await get('/metrics', pki.admin)).body,
+        (body) => body.includes('apiserver_request_post_timeout_total{source="timeout-handler",status="ok"} 1'),
+        3_000,
+        50,
+      );
+      expect(text).toContain('apiserver_request_post_timeout_total{source="rest-handler",status="ok"} 1');
+      const lines = logged.mock.calls
+        .map((call) => String(call[0]))
+        .filter((line) => line.startsWith('post-timeout'))
+        .sort();
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^post-timeout activity \(rest-handler\): POST \/api\/v1\/namespaces\/a\/configmaps: the write finished/,
+        ),
+        expect.stringMatching(
+          /^post-timeout activity \(timeout-handler\): POST \/api\/v1\/namespaces\/a\/configmaps ended/,
+        ),
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('takes the limits and the timeout from flags', () => {

@@ -37,17 +37,28 @@ interface RestWork {
   outcome?: { readonly status: 'ok' | 'error' | 'panic'; readonly error?: unknown };
 }
 
+/** A request the timeout stage has answered: where its later activity is reported. */
+interface TimedOut {
+  readonly activity: (source: PostTimeoutSource, status: PostTimeoutStatus, error?: unknown) => PostTimeoutActivity;
+  readonly record: PostTimeoutRecorder;
+  readonly waitMs: number;
+}
+
 const REST_WORK = Symbol('restWork');
 const PANICKED = Symbol('panicked');
+const TIMED_OUT = Symbol('timedOut');
 
 interface TrackedRequest {
   [REST_WORK]?: RestWork;
   [PANICKED]?: true;
+  [TIMED_OUT]?: TimedOut;
 }
 
 /**
  * Runs a write's rest-layer work as the reference's FinishRequest does, for the timeout stage to
- * report how it ended if the request times out first. Answers the work itself.
+ * report how it ended if the request times out first. Work that only begins once the request has
+ * timed out (it was still being decoded or authorized) is reported too, as the reference's
+ * FinishRequest reports work it starts under an expired context. Answers the work itself.
  */
 export function finishRequest<T>(req: Request, work: Promise<T>): Promise<T> {
   const tracked: RestWork = { promise: work };
@@ -55,7 +66,9 @@ export function finishRequest<T>(req: Request, work: Promise<T>): Promise<T> {
     () => (tracked.outcome = { status: 'ok' }),
     (error: unknown) => (tracked.outcome = { status: isPanic(error) ? 'panic' : 'error', error }),
   );
-  (req as TrackedRequest)[REST_WORK] = tracked;
+  const timedOut = (req as TrackedRequest)[TIMED_OUT];
+  if (timedOut === undefined) (req as TrackedRequest)[REST_WORK] = tracked;
+  else reportRestWork(tracked, timedOut);
   return work;
 }
 
@@ -66,8 +79,8 @@ export function markPanicked(req: Request): void {
 
 /**
  * Called by the timeout stage as it answers 504: reports the rest layer's work once it settles
- * (unless it already had), and the handler once it ends its (dropped) answer through
- * `handlerEnded`, which the caller hooks to the response's end.
+ * (unless it already had, or whenever it begins later), and the handler once it ends its
+ * (dropped) answer through `handlerEnded`, which the caller hooks to the response's end.
  */
 export function watchAfterTimeout(
   req: Request,
@@ -75,38 +88,46 @@ export function watchAfterTimeout(
   waitMs = POST_TIMEOUT_WAIT_MS,
 ): { handlerEnded(): void } {
   const timedOutAt = performance.now();
-  const activity = (source: PostTimeoutSource, status: PostTimeoutStatus, error?: unknown): PostTimeoutActivity => ({
-    source,
-    status,
-    elapsedMs: performance.now() - timedOutAt,
-    method: req.method,
-    path: req.path,
-    ...(error === undefined ? {} : { error }),
-  });
+  const timedOut: TimedOut = {
+    activity: (source, status, error) => ({
+      source,
+      status,
+      elapsedMs: performance.now() - timedOutAt,
+      method: req.method,
+      path: req.path,
+      ...(error === undefined ? {} : { error }),
+    }),
+    record,
+    waitMs,
+  };
+  (req as TrackedRequest)[TIMED_OUT] = timedOut;
   const work = (req as TrackedRequest)[REST_WORK];
-  if (work !== undefined && work.outcome === undefined) {
-    let reported = false;
-    const pending = setTimeout(() => {
-      reported = true;
-      record(activity('rest-handler', 'pending'));
-    }, waitMs);
-    pending.unref();
-    const report = (): void => {
-      if (reported || work.outcome === undefined) return;
-      reported = true;
-      clearTimeout(pending);
-      record(activity('rest-handler', work.outcome.status, work.outcome.error));
-    };
-    work.promise.then(report, report);
-  }
+  if (work !== undefined && work.outcome === undefined) reportRestWork(work, timedOut);
   let ended = false;
   return {
     handlerEnded: () => {
       if (ended) return;
       ended = true;
-      record(activity('timeout-handler', (req as TrackedRequest)[PANICKED] ? 'panic' : 'ok'));
+      record(timedOut.activity('timeout-handler', (req as TrackedRequest)[PANICKED] ? 'panic' : 'ok'));
     },
   };
+}
+
+/** Reports how `work` settles, or `pending` if it has not within the wait. */
+function reportRestWork(work: RestWork, timedOut: TimedOut): void {
+  let reported = false;
+  const pending = setTimeout(() => {
+    reported = true;
+    timedOut.record(timedOut.activity('rest-handler', 'pending'));
+  }, timedOut.waitMs);
+  pending.unref();
+  const report = (): void => {
+    if (reported || work.outcome === undefined) return;
+    reported = true;
+    clearTimeout(pending);
+    timedOut.record(timedOut.activity('rest-handler', work.outcome.status, work.outcome.error));
+  };
+  work.promise.then(report, report);
 }
 
 /** The log line for a report, with the words operators search the reference's logs for ("post-timeout activity"). */

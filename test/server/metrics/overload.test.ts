@@ -175,10 +175,12 @@ describe('post-timeout activity', () => {
         withRequestTimeout({ onPostTimeout: (activity) => activities.push(activity), postTimeoutWaitMs: 600 }),
       ],
       routes: (app) => {
-        // A write whose rest-layer work (`work`) takes `workMs`, then a handler that takes `afterMs` more.
+        // A write whose rest-layer work (`work`) begins after `beforeMs` and takes `workMs`, then a
+        // handler that takes `afterMs` more.
         app.use(async (req, res) => {
           req.resume();
           const query = new URLSearchParams(req.rawQuery);
+          await sleep(Number(query.get('beforeMs') ?? 0));
           const workMs = Number(query.get('workMs') ?? 0);
           const outcome = query.get('work') ?? 'ok';
           const work = sleep(workMs).then(() => {
@@ -211,6 +213,14 @@ describe('post-timeout activity', () => {
     expect(postTimeoutLogLine(rest)).toMatch(
       /^post-timeout activity \(rest-handler\): POST \/api\/v1\/namespaces\/default\/pods: the write finished 0\.\d{3}s after its timeout: ok$/,
     );
+  });
+
+  it('reports a write whose work only began after its 504', async () => {
+    const reply = await plainRequest(`${server.url}${PODS}?beforeMs=300&workMs=100`, { method: 'POST' });
+    expect(reply.status).toBe(504);
+    await waitUntil('both reports', () => activities.length === 2, 2_000, 10);
+    expect(summary()).toEqual(['rest-handler ok', 'timeout-handler ok']);
+    expect(activities.find(({ source }) => source === 'rest-handler')!.elapsedMs).toBeGreaterThan(150);
   });
 
   it('tells a write that failed from one that panicked', async () => {

@@ -35,6 +35,22 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * A write not sent because the request that asked for it is past its deadline (WriteDeadline):
+ * Go's context error, whose words the reference's logs and timeout answers carry.
+ */
+export class DeadlineExceededError extends Error {
+  constructor() {
+    super('context deadline exceeded');
+    this.name = 'DeadlineExceededError';
+  }
+}
+
+/** Throws DeadlineExceededError once `deadline` (epoch ms) has passed; no deadline never expires. */
+export function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError();
+}
+
+/**
  * The largest key and value one write may store. An etcd member refuses a request past its
  * `--max-request-bytes` (1.5 MiB by default: "request is too large"), and a write's transaction
  * carries the key three times and its framing: 8 KiB are kept for those. SQLite takes the same

@@ -2,7 +2,8 @@
 import type { KubeObject } from '../../api/objects';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-audit';
+import { auditRequestObject } from '../audit/record/request-audit';
+import { writeOriginOf } from './write-origin';
 import { createObject } from '../registry/store/create';
 import { finishRequest } from './post-timeout';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -22,12 +23,10 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
       req,
       createObject(scope, {
         object: decoded.object,
-        user: req.user,
+        ...writeOriginOf(req),
         manager: fieldManagerOf(req, options),
         options: operationOptions('CreateOptions', options),
         dryRun: options.dryRun,
-        auditAnnotations: auditAnnotationsOf(req),
-        warnings: req.warnings,
       }),
     );
     await writeResponse(scope, res, 201, created);

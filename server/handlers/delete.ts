@@ -11,7 +11,8 @@ import type { Request } from 'express';
 import type { UserInfo } from '../../api/user-info';
 import { optionsBodyAsJson } from '../codec/options-body';
 import { readBody } from '../request/body';
-import { auditAnnotationsOf, auditDeleteOptions } from '../audit/record/request-audit';
+import { auditDeleteOptions } from '../audit/record/request-audit';
+import { writeOriginOf } from './write-origin';
 import type { RequestInfo } from '../request/request-info';
 import { operationOptions, type WriteRequest } from '../registry/store/admission';
 import { deleteObject, type DeleteOutcome, type Deletion } from '../registry/store/delete';
@@ -74,9 +75,7 @@ function propagationWarnings(scope: HandlerScope, options: DeleteRequestOptions)
 /** Who deletes and with which options, as the store is told. */
 function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteRequest & { readonly deletion: Deletion } {
   return {
-    user: req.user,
-    auditAnnotations: auditAnnotationsOf(req),
-    warnings: req.warnings,
+    ...writeOriginOf(req),
     options: operationOptions('DeleteOptions', options),
     dryRun: options.dryRun,
     deletion: options,

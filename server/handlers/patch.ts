@@ -15,7 +15,8 @@ import { badRequest, conflict, forbidden, internalError } from '../status/catalo
 import type { UserInfo } from '../../api/user-info';
 import type { RequestInfo } from '../request/request-info';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestPatch } from '../audit/record/request-audit';
+import { auditRequestPatch } from '../audit/record/request-audit';
+import { writeOriginOf } from './write-origin';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
 import { patchDocumentOf, requestedPatchType, type PatchType } from './patch-types';
@@ -74,7 +75,7 @@ async function patchObject(
   auditRequestPatch(req, body);
   const patchDocument = patchDocumentOf(patchType, body, options);
   return await updateObject(scope, {
-    user: req.user,
+    ...writeOriginOf(req),
     key: objectKeyOf(scope, info),
     // The patched object keeps the current resourceVersion unless the patch names another: then
     // it is the update's precondition, as for a PUT.
@@ -107,8 +108,6 @@ async function patchObject(
     subresource: info.subresource || undefined,
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
-    auditAnnotations: auditAnnotationsOf(req),
-    warnings: req.warnings,
   });
 }
 
@@ -137,7 +136,7 @@ async function applyObject(
   const manager = options.fieldManager!;
   const subresource = info.subresource || undefined;
   return await updateObject(scope, {
-    user: req.user,
+    ...writeOriginOf(req),
     key: objectKeyOf(scope, info),
     // A resourceVersion in the configuration is the update's precondition, as for a PUT.
     updatedObject: (current) => {
@@ -170,8 +169,6 @@ async function applyObject(
     managedFieldsComputed: true,
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
-    auditAnnotations: auditAnnotationsOf(req),
-    warnings: req.warnings,
   });
 }
 

@@ -3,7 +3,7 @@
  * and PATCH (a patch of the current Scale, or an apply) are read here and written by the
  * store (server/registry/store/scale.ts).
  */
-import { auditAnnotationsOf } from '../audit/record/request-audit';
+import { writeOriginOf } from './write-origin';
 import { finishRequest } from './post-timeout';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
@@ -146,7 +146,7 @@ export function scaleWriteHandler(
     const scale = await finishRequest(
       req,
       updateScale(scope, {
-        user: req.user,
+        ...writeOriginOf(req),
         key: objectKeyOf(scope, info),
         paths,
         change,
@@ -154,8 +154,6 @@ export function scaleWriteHandler(
         manager: fieldManagerOf(req, options),
         options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
         dryRun: options.dryRun,
-        auditAnnotations: auditAnnotationsOf(req),
-        warnings: req.warnings,
       }),
     );
     await writeScale(scope, res, scale);

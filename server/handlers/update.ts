@@ -7,7 +7,8 @@ import { finishRequest } from './post-timeout';
 import { copyJson } from '../json/value';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-audit';
+import { auditRequestObject } from '../audit/record/request-audit';
+import { writeOriginOf } from './write-origin';
 import { objectKeyOf } from '../registry/store/scope';
 import { updateObject, type WriteTarget } from '../registry/store/update';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -31,7 +32,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
     const result = await finishRequest(
       req,
       updateObject(scope, {
-        user: req.user,
+        ...writeOriginOf(req),
         key: objectKeyOf(scope, info),
         updatedObject: () => copyJson(object),
         target,
@@ -41,8 +42,6 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
         allowCreate: target === 'main' && scope.type.allowCreateOnUpdate === true,
         options: operationOptions('UpdateOptions', options),
         dryRun: options.dryRun,
-        auditAnnotations: auditAnnotationsOf(req),
-        warnings: req.warnings,
       }),
     );
     await writeResponse(scope, res, result.created ? 201 : 200, result.object);

@@ -4,6 +4,7 @@
  */
 import {
   CompactedError,
+  DeadlineExceededError,
   FutureRevisionError,
   ObjectError,
   MAX_STORED_BYTES,
@@ -59,7 +60,8 @@ export function statusErrorFrom(error: unknown, context: ErrorContext = {}): Sta
   // With etcd down the reference keeps trying until the request's deadline and answers what its
   // timeout filter answers: 504 Timeout, no Retry-After (measured against kube-apiserver 1.34.4
   // with its etcd stopped). Capstan gives up sooner, with the same answer and the backend's text.
-  if (error instanceof StoreUnavailableError) {
+  // A write refused at the request's deadline gets the timeout filter's very answer.
+  if (error instanceof StoreUnavailableError || error instanceof DeadlineExceededError) {
     return new StatusError({
       code: 504,
       reason: 'Timeout',

@@ -15,7 +15,9 @@ import { fieldErrorText } from '../status/field-error';
 import { upsertCondition } from './conditions';
 import { relatedScope } from './related-scope';
 import type { StoreScope } from '../registry/store/scope';
-import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
+import { admitSubresourceCreate, operationOptions, type WriteRequest } from '../registry/store/admission';
+import { finishRequest } from '../handlers/post-timeout';
+import { writeOriginOf } from '../handlers/write-origin';
 import { featureEnabled } from '../config/feature-enabled';
 
 import type { KubeObject } from '../../api/objects';
@@ -63,11 +65,10 @@ async function admitBinding(
   options: WriteOptions,
 ): Promise<void> {
   const write = {
-    user: req.user,
+    ...writeOriginOf(req),
     dryRun: options.dryRun,
     options: operationOptions('CreateOptions', options),
     subresource: target.subresource,
-    warnings: req.warnings,
   };
   const object = target.binding as unknown as KubeObject;
   await admitSubresourceCreate(scope, write, {
@@ -78,7 +79,12 @@ async function admitBinding(
 }
 
 /** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
-export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Binding, dryRun: boolean): Promise<void> {
+export async function assignPod(
+  scope: StoreScope,
+  key: ObjectKey,
+  binding: Binding,
+  write: Pick<WriteRequest, 'dryRun' | 'deadline'>,
+): Promise<void> {
   const nodeName = binding.target?.name ?? '';
   const targetKind = binding.target?.kind ?? '';
   // The reference answers these with a 500 (a bare field error); a bad request is what they are.
@@ -126,7 +132,7 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
       upsertCondition(pod, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, scope.context.now());
       return pod;
     },
-    { preconditions, dryRun },
+    { preconditions, dryRun: write.dryRun, deadline: write.deadline },
   );
 }
 
@@ -138,8 +144,7 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
     if ((binding.metadata?.name ?? '') !== info.name)
       throw badRequest('name in URL does not match name in Binding object');
     const key = { namespace: info.namespace, name: info.name };
-    await admitBinding(scope, req, { key, binding, subresource: 'binding' }, options);
-    await assignPod(scope, key, binding, options.dryRun);
+    await finishRequest(req, bind({ scope, pods: scope, req, options }, { key, binding, subresource: 'binding' }));
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
 }
@@ -151,9 +156,19 @@ export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
     const binding = await readBinding(scope, req, { options, namespace: info.namespace });
     const name = binding.metadata?.name ?? '';
     if (name === '') throw badRequest('Name parameter required.');
-    await admitBinding(scope, req, { key: { namespace: info.namespace, name }, binding, subresource: '' }, options);
     const pods = relatedScope(scope, { group: '', version: 'v1', resource: 'pods' });
-    await assignPod(pods, { namespace: info.namespace, name }, binding, options.dryRun);
+    const target = { key: { namespace: info.namespace, name }, binding, subresource: '' };
+    await finishRequest(req, bind({ scope, pods, req, options }, target));
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
+}
+
+/** A binding's rest-layer work (what runs under finishRequest): admission, then the pod's node. */
+async function bind(
+  request: { scope: HandlerScope; pods: StoreScope; req: Request; options: WriteOptions },
+  target: { key: ObjectKey; binding: Binding; subresource: string },
+): Promise<void> {
+  const { req, options } = request;
+  await admitBinding(request.scope, req, target, options);
+  await assignPod(request.pods, target.key, target.binding, { dryRun: options.dryRun, deadline: req.deadline });
 }

@@ -21,7 +21,8 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
-import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/record/request-audit';
+import { auditSwitchedProtocols } from '../audit/record/request-audit';
+import { writeOriginOf } from '../handlers/write-origin';
 import type { RequestInfo } from '../request/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { KubeletClient } from '../kubelet/kubelet-client';
@@ -290,12 +291,7 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
   const key = { namespace: info.namespace || undefined, name: info.name };
   await admitConnect(
     scope,
-    {
-      user: req.user,
-      subresource: info.subresource,
-      auditAnnotations: auditAnnotationsOf(req),
-      warnings: req.warnings,
-    },
+    { ...writeOriginOf(req), subresource: info.subresource },
     { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object },
   );
 }

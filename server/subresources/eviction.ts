@@ -6,7 +6,7 @@
  * status.disruptionsAllowed is decremented and the pod recorded in disruptedPods, then the pod
  * gets the DisruptionTarget condition and is deleted.
  */
-import { auditAnnotationsOf } from '../audit/record/request-audit';
+import { writeOriginOf } from '../handlers/write-origin';
 import type { Request } from 'express';
 import type { ObjectKey } from '../../storage/objects/types';
 import {
@@ -178,12 +178,10 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
     const dryRun = evictionDryRun(eviction, parameters.getAll('dryRun'));
     const key = { namespace: info.namespace, name: info.name };
     const write: WriteRequest = {
-      user: req.user,
+      ...writeOriginOf(req),
       dryRun: query.dryRun,
       options: operationOptions('CreateOptions', query),
       subresource: 'eviction',
-      auditAnnotations: auditAnnotationsOf(req),
-      warnings: req.warnings,
     };
     await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
     // Admission saw the request's own dry-run; the budget and the pod see the eviction's.

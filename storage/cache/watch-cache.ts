@@ -50,6 +50,7 @@ import { interpretListOptions, type ListRead } from '../objects/list-request';
 import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, type ResourceStoreOptions } from '../objects/resource-store';
 import { parseResourceVersion, tooLargeResourceVersion } from '../objects/resource-version';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -258,7 +259,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   // ---- writes: straight to the store; the feed brings their events back ----
 
-  create(key: ObjectKey, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject> {
+  create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
     return this.objects.create(key, object, options);
   }
 

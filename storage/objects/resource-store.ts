@@ -8,7 +8,7 @@
  * write wins, re-read and try again, so no caller ever sees a lost update. Reads translate the
  * store's revision errors into the reference's 410/504 answers.
  */
-import { CompactedError, FutureRevisionError, ObjectError, type CorruptValue } from '../errors';
+import { checkDeadline, CompactedError, FutureRevisionError, ObjectError, type CorruptValue } from '../errors';
 import type { KeyValue, RangeResult, RevisionedStore, WriteOptions } from '../store';
 import { corruptObjectMetIn, decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
@@ -17,6 +17,7 @@ import { interpretListOptions, ListRead } from './list-request';
 import { parseResourceVersion, tooLargeResourceVersion } from './resource-version';
 import { startStoreWatch } from './store-watch';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -97,7 +98,7 @@ export class ResourceStore implements ObjectStorage {
     return decodeObject(result.kv, this.codec);
   }
 
-  async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
+  async create(key: ObjectKey, object: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const storeKey = objectKey(this.keySpace, key);
     const value = encodeObject(object, this.codec);
     // A dry run only looks for the key, as the reference's dry-run storage does, and answers
@@ -113,6 +114,7 @@ export class ResourceStore implements ObjectStorage {
         name: key.name,
       });
     }
+    checkDeadline(options.deadline);
     return this.whileWriting(storeKey, async () => {
       const result = await this.store.create(storeKey, value, this.writeOptions);
       if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);
@@ -158,6 +160,7 @@ export class ResourceStore implements ObjectStorage {
         return { object: this.readBack(storeKey, value, undefined), created: true };
       }
 
+      checkDeadline(options.deadline);
       const result =
         current === undefined
           ? await this.store.create(storeKey, value, this.writeOptions)
@@ -170,7 +173,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<KubeObject> {
-    if (options.ignoreStoreReadError) return this.deleteUnread(key);
+    if (options.ignoreStoreReadError) return this.deleteUnread(key, options.deadline);
     const storeKey = objectKey(this.keySpace, key);
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
@@ -185,6 +188,7 @@ export class ResourceStore implements ObjectStorage {
       await options.validate?.(structuredClone(currentObject));
       if (options.dryRun) return currentObject;
 
+      checkDeadline(options.deadline);
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv, this.codec);
       current = result.kv;
@@ -221,11 +225,12 @@ export class ResourceStore implements ObjectStorage {
   }
 
   /** Removes whatever the key holds, at the mod revision it was read at, never decoding it. */
-  private async deleteUnread(key: ObjectKey): Promise<KubeObject> {
+  private async deleteUnread(key: ObjectKey, deadline: number | undefined): Promise<KubeObject> {
     const storeKey = objectKey(this.keySpace, key);
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
       if (current === undefined) throw this.notFound(key.name);
+      checkDeadline(deadline);
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded) {
         const metadata = {

@@ -73,7 +73,21 @@ export interface Preconditions {
  */
 export type UpdateFunction = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 
-export interface UpdateOptions {
+/**
+ * What every write may carry: the deadline (epoch ms) of the request that asked for it. Past it,
+ * the write is not sent and fails with DeadlineExceededError, as the reference's storage calls
+ * fail on the request's expired context: a client answered 504 is not then written for.
+ */
+export interface WriteDeadline {
+  readonly deadline?: number;
+}
+
+export interface CreateOptions extends WriteDeadline {
+  /** Check the name is free and return what would have been stored. */
+  readonly dryRun?: boolean;
+}
+
+export interface UpdateOptions extends WriteDeadline {
   readonly preconditions?: Preconditions;
   /** Call `update(undefined)` and create when the object is absent (PUT that creates). */
   readonly allowCreate?: boolean;
@@ -87,7 +101,7 @@ export interface UpdateResult {
   readonly created: boolean;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends WriteDeadline {
   readonly preconditions?: Preconditions;
   readonly dryRun?: boolean;
   /**
@@ -145,7 +159,7 @@ export interface ObjectStorage {
   get(key: ObjectKey, options?: GetOptions): Promise<KubeObject>;
   list(scope: Scope, options: ListOptions): Promise<ListResult>;
   /** 409 AlreadyExists when the key exists; `metadata.resourceVersion` must be unset unless it is a dry run. */
-  create(key: ObjectKey, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject>;
+  create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<KubeObject>;
   /** Read-modify-write with retry on lost races ("guaranteed update"). */
   update(key: ObjectKey, update: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult>;
   /** Removes the key; returns the last state with resourceVersion = the deletion's revision. */

@@ -31,6 +31,11 @@ export interface WriteRequest {
    * client hears them (the server's own writes).
    */
   readonly warnings?: WarningRecorder;
+  /**
+   * The request's deadline (epoch ms): its storage writes are not sent past it (WriteDeadline).
+   * Absent for the server's own writes, which have none.
+   */
+  readonly deadline?: number;
 }
 
 /**

@@ -70,7 +70,7 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Ku
     const { resourceVersion } = object.metadata;
     if (!request.dryRun && resourceVersion !== undefined && resourceVersion !== '')
       throw badRequest('resourceVersion should not be set on objects to be created');
-    const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
+    const created = await scope.storage.create(key, object, { dryRun: request.dryRun, deadline: request.deadline });
     stored = true;
     return await toServedVersion(scope, created);
   } finally {

@@ -42,7 +42,7 @@ export async function deleteCorruptObject(scope: StoreScope, request: DeleteRequ
     if (!isCorruptObjectError(error)) throw error;
   }
   try {
-    await scope.storage.delete(key, { ignoreStoreReadError: true });
+    await scope.storage.delete(key, { ignoreStoreReadError: true, deadline: request.deadline });
     return { removed: true };
   } catch (error) {
     // Someone removed it meanwhile: the request's aim is met all the same.

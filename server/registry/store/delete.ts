@@ -170,7 +170,7 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           }
           return next;
         },
-        { preconditions: deletion.preconditions, dryRun: request.dryRun },
+        { preconditions: deletion.preconditions, dryRun: request.dryRun, deadline: request.deadline },
       );
       return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
@@ -180,7 +180,7 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
       if (isCorruptObjectError(error)) throw corruptObjectMetIn(error, 'read');
       if (!(error instanceof RemoveNow)) throw error;
       try {
-        const removed = await removeExactly(scope, key, error.current, request.dryRun);
+        const removed = await removeExactly(scope, key, error.current, request);
         await afterRemoval(scope, removed, request.dryRun);
         return {
           object: await toServedVersion(scope, error.answer === error.current ? removed : error.answer),

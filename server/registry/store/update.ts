@@ -137,7 +137,12 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
-        { preconditions: request.preconditions, allowCreate: request.allowCreate, dryRun: request.dryRun },
+        {
+          preconditions: request.preconditions,
+          allowCreate: request.allowCreate,
+          dryRun: request.dryRun,
+          deadline: request.deadline,
+        },
       );
       await settle(true);
       return { object: await toServedVersion(scope, result.object), created: result.created, deleted: false };
@@ -145,7 +150,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
       await settle(false);
       if (!(error instanceof RemoveInstead)) throw error;
       try {
-        const removed = await removeExactly(scope, key, error.current, request.dryRun);
+        const removed = await removeExactly(scope, key, error.current, request);
         await afterRemoval(scope, removed, request.dryRun);
         return { object: await toServedVersion(scope, removed), created: false, deleted: true };
       } catch (removeError) {
@@ -286,10 +291,11 @@ export function removeExactly(
   scope: StoreScope,
   key: ObjectKey,
   current: KubeObject,
-  dryRun: boolean,
+  write: Pick<WriteRequest, 'dryRun' | 'deadline'>,
 ): Promise<KubeObject> {
   return scope.storage.delete(key, {
     preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
-    dryRun,
+    dryRun: write.dryRun,
+    deadline: write.deadline,
   });
 }

@@ -1,5 +1,5 @@
 /** ResourceStore over both real backends: writes, conflicts, reads at revisions and their errors. */
-import { ObjectError } from '../../../storage/errors';
+import { DeadlineExceededError, ObjectError } from '../../../storage/errors';
 import { OPTIMISTIC_LOCK_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
 import type { KubeObject } from '../../../api/objects';
 import type { RevisionedStore } from '../../../storage/store';
@@ -342,6 +342,54 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       });
       expect(validated).toHaveLength(2);
       expect(validated[1]).not.toBe(validated[0]);
+    });
+  });
+
+  describe('a write past its deadline', () => {
+    const key = { namespace: 'ns', name: 'a' };
+    const past = () => Date.now() - 1;
+
+    it('is not sent: create, update (also one that creates) and delete fail and change nothing', async () => {
+      const resources = pods();
+      await expect(resources.create(key, pod('a'), { deadline: past() })).rejects.toThrow(DeadlineExceededError);
+      await expect(resources.get(key)).rejects.toMatchObject({ reason: 'NotFound' });
+      const revision = await store.currentRevision();
+      await expect(resources.update(key, () => pod('a'), { allowCreate: true, deadline: past() })).rejects.toThrow(
+        'context deadline exceeded',
+      );
+
+      const created = await resources.create(key, pod('a'), { deadline: Date.now() + 60_000 });
+      expect(Number(created.metadata.resourceVersion)).toBe(revision + 1);
+      let updates = 0;
+      await expect(
+        resources.update(
+          key,
+          (current) => {
+            updates++;
+            return { ...(current as KubeObject), spec: { n: 9 } };
+          },
+          { deadline: past() },
+        ),
+      ).rejects.toThrow(DeadlineExceededError);
+      // The update function ran (admission may have run in it); only the write was held back.
+      expect(updates).toBe(1);
+      await expect(resources.delete(key, { deadline: past() })).rejects.toThrow(DeadlineExceededError);
+      await expect(resources.delete(key, { ignoreStoreReadError: true, deadline: past() })).rejects.toThrow(
+        DeadlineExceededError,
+      );
+      expect(await resources.get(key)).toEqual(created);
+      expect(await store.currentRevision()).toBe(revision + 1);
+    });
+
+    it('holds nothing back from a dry run or an update that changes nothing', async () => {
+      const resources = pods();
+      const created = await resources.create(key, pod('a'));
+      expect(await resources.create(key, pod('b'), { dryRun: true, deadline: past() }).catch((e) => e)).toMatchObject({
+        reason: 'AlreadyExists',
+      });
+      const same = await resources.update(key, (current) => current as KubeObject, { deadline: past() });
+      expect(same.object).toEqual(created);
+      expect((await resources.delete(key, { dryRun: true, deadline: past() })).metadata.name).toBe('a');
     });
   });
 });

@@ -1,0 +1,147 @@
+/**
+ * A write whose request timed out before it reached storage is not made, as in the reference,
+ * whose storage calls fail on the request's expired context: the client was answered 504, and
+ * the create, update or delete it asked for does not happen afterwards. A validating webhook
+ * served by the test holds each write in admission past the request's `timeout`; what the server
+ * did afterwards shows in `apiserver_request_post_timeout_total` and its log.
+ */
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
+import { retryUntil } from '../../helpers/wait-for';
+
+const NAMESPACE = 'late';
+const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+const JSON_BODY = { 'Content-Type': 'application/json' };
+
+describe('a write whose request timed out', () => {
+  let server: InProcessServer;
+  let webhookServer: HttpsFixture;
+  /** How long the webhook holds each review before it allows it. */
+  let delayMs = 0;
+  const reviewed: string[] = [];
+  let logged: jest.SpyInstance;
+
+  beforeAll(async () => {
+    webhookServer = await startHttpsFixture((_req, res, body) => {
+      const review = JSON.parse(body) as { request: { uid: string; name: string; operation: string } };
+      const answer = () => {
+        reviewed.push(`${review.request.operation} ${review.request.name}`);
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid: review.request.uid, allowed: true },
+          }),
+        );
+      };
+      setTimeout(answer, delayMs).unref();
+    });
+    server = await startInProcessServer();
+    expect((await server.kubectl(['create', 'namespace', NAMESPACE])).code).toBe(0);
+    const caBundle = Buffer.from(webhookServer.caPem).toString('base64');
+    const applied = await server.kubectl(['apply', '-f', '-'], {
+      input: `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: late}
+webhooks:
+- name: late.example.com
+  clientConfig: {url: "${webhookServer.url}/late", caBundle: ${caBundle}}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE, DELETE], resources: [configmaps]}]
+  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ${NAMESPACE}}}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  timeoutSeconds: 5
+  failurePolicy: Fail
+`,
+    });
+    expect(applied.code).toBe(0);
+    // The configuration reaches admission through its informer: wait until the webhook is called.
+    let probes = 0;
+    await retryUntil(
+      () => create(`probe-${++probes}`),
+      () => reviewed.includes(`CREATE probe-${probes}`),
+      10_000,
+      100,
+    );
+    logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+
+  afterAll(async () => {
+    logged?.mockRestore();
+    await server?.stop();
+    await webhookServer?.close();
+  });
+
+  function create(name: string, query = '') {
+    return server.request('POST', `${CONFIGMAPS}${query}`, {
+      body: JSON.stringify({ metadata: { name }, data: { value: '1' } }),
+      headers: JSON_BODY,
+    });
+  }
+
+  /** The count of rest-layer work that ended in an error after its request's timeout. */
+  async function restErrors(): Promise<number> {
+    const text = (await server.request('GET', '/metrics')).body;
+    const line = /^apiserver_request_post_timeout_total\{source="rest-handler",status="error"\} (\d+)$/m.exec(text);
+    return line ? Number(line[1]) : 0;
+  }
+
+  /** Waits until `count` writes have been refused after their timeout. */
+  async function refusedAfterTimeout(count: number): Promise<void> {
+    await retryUntil(restErrors, (errors) => errors >= count, 5_000, 50);
+    expect(await restErrors()).toBe(count);
+  }
+
+  const postTimeoutLines = () =>
+    logged.mock.calls.map((call) => String(call[0])).filter((line) => line.startsWith('post-timeout activity'));
+
+  it('is answered 504, and the create it asked for is not stored', async () => {
+    delayMs = 600;
+    const reply = await create('c1', '?timeout=200ms');
+    expect(reply.status).toBe(504);
+    expect(reply.json()).toMatchObject({
+      reason: 'Timeout',
+      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+    });
+    await refusedAfterTimeout(1);
+    expect(reviewed).toContain('CREATE c1');
+    expect((await server.request('GET', `${CONFIGMAPS}/c1`)).status).toBe(404);
+    expect(postTimeoutLines()).toContainEqual(
+      expect.stringMatching(
+        /^post-timeout activity \(rest-handler\): POST \/api\/v1\/namespaces\/late\/configmaps: the write finished \d+\.\d{3}s after its timeout: error: context deadline exceeded$/,
+      ),
+    );
+  });
+
+  it('leaves the object as it was when an update or a delete timed out', async () => {
+    delayMs = 0;
+    const created = await create('c2');
+    expect(created.status).toBe(201);
+    const before = created.json() as { metadata: { resourceVersion: string } };
+
+    delayMs = 600;
+    const update = await server.request('PUT', `${CONFIGMAPS}/c2?timeout=200ms`, {
+      body: JSON.stringify({ metadata: { name: 'c2' }, data: { value: '2' } }),
+      headers: JSON_BODY,
+    });
+    expect(update.status).toBe(504);
+    await refusedAfterTimeout(2);
+    const deletion = await server.request('DELETE', `${CONFIGMAPS}/c2?timeout=200ms`);
+    expect(deletion.status).toBe(504);
+    await refusedAfterTimeout(3);
+    expect(reviewed).toEqual(expect.arrayContaining(['UPDATE c2', 'DELETE c2']));
+
+    const after = await server.request('GET', `${CONFIGMAPS}/c2`);
+    expect(after.status).toBe(200);
+    expect(after.json()).toMatchObject({ metadata: before.metadata, data: { value: '1' } });
+  });
+
+  it('is made when the same slow admission finishes within the timeout', async () => {
+    delayMs = 300;
+    const reply = await create('c3', '?timeout=10s');
+    expect(reply.status).toBe(201);
+    expect((await server.request('GET', `${CONFIGMAPS}/c3`)).status).toBe(200);
+    expect(await restErrors()).toBe(3);
+  });
+});

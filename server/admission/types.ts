@@ -58,6 +58,8 @@ export interface AdmissionAttributes {
    * reference's AddAnnotation); the request's audit event carries them.
    */
   readonly auditAnnotations: Record<string, string>;
+  /** The request's deadline (epoch ms), past which no webhook is waited for; absent for the server's own writes. */
+  readonly deadline?: number;
 }
 
 /**

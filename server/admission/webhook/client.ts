@@ -66,18 +66,35 @@ export function requestPath(path: string): string {
   return cleaned.length > 1 && cleaned.endsWith('/') ? cleaned.slice(0, -1) : cleaned;
 }
 
-/** POSTs the review and resolves with its response; rejects on transport errors, non-2xx, bad bodies and the timeout. */
+/**
+ * How long past the request's deadline a webhook is still waited for, so that the timeout stage
+ * answers first (504 Timeout) and the webhook's failure only ends the work behind it.
+ */
+const DEADLINE_GRACE_MS = 100;
+
+/**
+ * POSTs the review and resolves with its response; rejects on transport errors, non-2xx, bad
+ * bodies and the timeout: the webhook's own, or the request's deadline when that comes first.
+ */
 export async function callWebhook(options: {
   readonly config: WebhookClientConfig;
   readonly review: object;
   readonly timeoutSeconds: number;
+  /** The request's deadline (epoch ms). */
+  readonly deadline?: number;
   readonly storageOf: StorageOf;
 }): Promise<AdmissionResponse> {
   const destination = await webhookDestination(options.config, options.storageOf);
-  // The reference tells the webhook its deadline in a `timeout` query parameter.
-  destination.url.searchParams.set('timeout', `${options.timeoutSeconds}s`);
+  const timeoutMs = Math.min(
+    options.timeoutSeconds * 1000,
+    options.deadline === undefined ? Infinity : options.deadline - Date.now(),
+  );
+  // The reference tells the webhook the time it has left in a `timeout` query parameter, in
+  // whole seconds rounded up; none when it has none left (the call then fails at once).
+  if (timeoutMs > 0) destination.url.searchParams.set('timeout', `${Math.ceil(timeoutMs / 1000)}s`);
+  const cutByDeadline = timeoutMs < options.timeoutSeconds * 1000;
   const answer = await postJson(destination, JSON.stringify(options.review), {
-    timeoutMs: options.timeoutSeconds * 1000,
+    timeoutMs: Math.max(0, timeoutMs) + (cutByDeadline ? DEADLINE_GRACE_MS : 0),
     maxAnswerBytes: MAX_RESPONSE_BYTES,
   });
   if (answer.status < 200 || answer.status >= 300) throw new Error(`the server responded with status ${answer.status}`);

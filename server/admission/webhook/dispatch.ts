@@ -259,6 +259,7 @@ function webhookPlugin(
           config: webhook.clientConfig,
           review: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
           timeoutSeconds,
+          deadline: attributes.deadline,
           storageOf,
         });
         if (response.uid !== undefined && response.uid !== attributes.uid)

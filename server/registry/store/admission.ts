@@ -89,6 +89,7 @@ export function admissionAttributes(
     oldObject: step.oldObject,
     warnings: write.warnings ?? new WarningList(),
     auditAnnotations: write.auditAnnotations ?? {},
+    deadline: write.deadline,
   };
 }
 

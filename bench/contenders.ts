@@ -205,27 +205,6 @@ export async function timedRestarts(
   return times;
 }
 
-/**
- * Runs `work` with every contender but `alone` stopped (SIGSTOP; all of them when `alone` is
- * absent), and lets them go on (SIGCONT) once it ends. The servers share one core: what an idle
- * one does meanwhile (its timers and collector; the reference's idle work is 4-6% of the core)
- * would otherwise run inside another's measured step, and only in the steps of those measured
- * after it.
- */
-export async function withOthersPaused<T>(
-  alone: Contender | undefined,
-  contenders: readonly Contender[],
-  work: () => Promise<T>,
-): Promise<T> {
-  const paused = contenders.filter((contender) => contender !== alone).map((contender) => contender.pid());
-  for (const pid of paused) process.kill(pid, 'SIGSTOP');
-  try {
-    return await work();
-  } finally {
-    for (const pid of paused) process.kill(pid, 'SIGCONT');
-  }
-}
-
 /** The median restart, wall and CPU. */
 export function medianRestart(times: RestartTimes): { wallMs: number; cpuMs: number } {
   return { wallMs: median(times.wallMs), cpuMs: median(times.cpuMs) };

@@ -4,16 +4,14 @@
  * reference and capstan-on-etcd (each under its own key prefix), capstan on SQLite as a third
  * contender, every server pinned to CPU 0 and the load generator (this process, and the etcd
  * it starts) to CPU 1. Each scenario runs against the three in turn before the next begins, so
- * a change in the machine's load shows in every column alike, and while it runs against one the
- * other two are stopped (SIGSTOP), so that neither's idle work runs on the shared core inside it.
+ * a change in the machine's load shows in every column alike.
  *
  * Scenarios: idle RSS after start; create ConfigMap, then update (PUT) the ConfigMaps created;
  * 10,000 pods created; consistent GET by name and `resourceVersion=0` GET; consistent LIST of
  * the 10,000 pods; RSS with them stored and listed, and again after 20 quiet seconds; server
  * CPU per watch event delivered to 1,000 watchers; then the store filled to 100,000 objects
  * and each server restarted three times in turn, timed from spawn to `/readyz` 200 (the median).
- * Creates, updates and GETs are measured after 2 s of the same requests unmeasured (a warm-up
- * each server gets alike), and report p99 and p99.9 and the server's CPU per request; capstan's
+ * Creates, updates and GETs report p99 and p99.9 and the server's CPU per request; capstan's
  * also the longest its event loop was blocked during the step (its
  * `nodejs_eventloop_lag_max_seconds`, read before and after: each read restarts the measure).
  * A fourth column, the ceiling, is a plain `node:https` server on the same core with the same
@@ -40,7 +38,6 @@ import {
   SERVER_CPU,
   timedRestarts,
   withContenders,
-  withOthersPaused,
 } from './contenders';
 import { httpsTarget, type HttpsTarget } from './https-client';
 import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
@@ -66,12 +63,6 @@ const IDLE_SETTLE_MS = 5_000;
 // after the last full collection once allocation has stopped; Go's scavenger returns pages over
 // seconds too. Both servers get the same quiet time before their RSS with the pods is read again.
 const LOADED_SETTLE_MS = 20_000;
-
-// Each measured step of creates, updates and GETs first runs unmeasured this long (warmUp).
-const WARM_UP_MS = 2_000;
-const WARM_UP_FIRST_INDEX = 1_000_000;
-
-type StepDefinition = Parameters<typeof measureStep>[0]['step'];
 
 /** The fourth column's label (see the file comment). */
 const CEILING_LABEL = 'node:https ceiling';
@@ -109,7 +100,7 @@ async function runScenarios(
       context.log(`${contender.label}: ${scenario}`);
       const target = httpsTarget({ url: contender.url(), credentials: contender.credentials, maxSockets: CONCURRENCY });
       try {
-        await withOthersPaused(contender, contenders, () => measure(contender, target));
+        await measure(contender, target);
       } finally {
         target.close();
       }
@@ -133,18 +124,14 @@ async function runScenarios(
         201,
       );
   });
-  // The ConfigMaps the measured creates made (which the updates change), and those of the warm-up.
   const createdConfigMaps = new Map<string, number>();
-  const warmUpConfigMaps = new Map<string, number>();
   await each('create ConfigMap', async (contender, target) => {
-    const result = await step(contender, target, createConfigMapStep(), { warmUp: true });
+    const result = await step(contender, target, createConfigMapStep());
     createdConfigMaps.set(contender.label, result.operations);
-    warmUpConfigMaps.set(contender.label, result.warmUpOperations);
     record(contender, stepFigures('create', result));
   });
   await each('update ConfigMap', async (contender, target) => {
-    const created = createdConfigMaps.get(contender.label) ?? 0;
-    const result = await step(contender, target, updateConfigMapStep(created), { warmUp: true });
+    const result = await step(contender, target, updateConfigMapStep(createdConfigMaps.get(contender.label) ?? 0));
     record(contender, stepFigures('update', result));
   });
   await each(`create ${PODS} pods`, async (contender, target) => {
@@ -164,11 +151,11 @@ async function runScenarios(
       throw new Error(`${contender.label}: only ${result.operations} of ${PODS} pods created`);
   });
   await each('consistent GET', async (contender, target) => {
-    const result = await step(contender, target, getStep(''), { warmUp: true });
+    const result = await step(contender, target, getStep(''));
     record(contender, stepFigures('get', result));
   });
   await each('GET resourceVersion=0', async (contender, target) => {
-    const result = await step(contender, target, getStep('?resourceVersion=0'), { warmUp: true });
+    const result = await step(contender, target, getStep('?resourceVersion=0'));
     record(contender, stepFigures('cachedGet', result));
   });
   await each('consistent LIST', async (contender, target) => {
@@ -182,22 +169,12 @@ async function runScenarios(
     record(contender, { rssSettledMiB: rssMiB(contender.pid()) });
   });
   const [, onEtcd] = contenders;
-  figures.set(
-    CEILING_LABEL,
-    await ceilingFigures({
-      capstan: onEtcd,
-      contenders,
-      pki,
-      log: context.log,
-      configMaps: createdConfigMaps.get(onEtcd.label) ?? 0,
-    }),
-  );
+  figures.set(CEILING_LABEL, await ceilingFigures(onEtcd, pki, context.log, createdConfigMaps.get(onEtcd.label) ?? 0));
   await each('watch fan-out', async (contender, target) => {
     record(contender, { watchEventUs: await watchEventCostUs(contender, target) });
   });
   await each(`fill to ${STORED_OBJECTS} objects`, async (contender, target) => {
-    const configMaps = (createdConfigMaps.get(contender.label) ?? 0) + (warmUpConfigMaps.get(contender.label) ?? 0);
-    const missing = STORED_OBJECTS - PODS - WATCH_PODS - configMaps;
+    const missing = STORED_OBJECTS - PODS - WATCH_PODS - (createdConfigMaps.get(contender.label) ?? 0);
     const filled = await measureThroughput({
       operation: (index) =>
         expectStatus(
@@ -224,40 +201,15 @@ async function runScenarios(
   return figures;
 }
 
-/**
- * A measured step, after its warm-up when asked for; capstan's longest event-loop delay during
- * the measured part goes with the result.
- */
+/** A measured step; capstan's longest event-loop delay during it goes with the result. */
 async function step(
   contender: Contender,
   target: HttpsTarget,
-  definition: StepDefinition,
-  options: { readonly warmUp?: boolean } = {},
-): Promise<StepResult & { readonly eventLoopMaxMs: number; readonly warmUpOperations: number }> {
-  const warmUpOperations = options.warmUp ? await warmUp(target, definition) : 0;
+  definition: Parameters<typeof measureStep>[0]['step'],
+): Promise<StepResult & { readonly eventLoopMaxMs: number }> {
   if (contender.hasEventLoop) await eventLoopMaxMs(target);
   const result = await measureStep({ target, step: definition, serverPid: contender.pid() });
-  return {
-    ...result,
-    eventLoopMaxMs: contender.hasEventLoop ? await eventLoopMaxMs(target) : Number.NaN,
-    warmUpOperations,
-  };
-}
-
-/**
- * The step's own requests, unmeasured, for WARM_UP_MS before it is measured, on indices of their
- * own (WARM_UP_FIRST_INDEX on): the figures are then of a server at its pace, not of the seconds
- * in which capstan's JIT compiles and its young generation grows back after the quiet before the
- * step, or the reference's collector paces itself. Answers how many it made.
- */
-async function warmUp(target: HttpsTarget, definition: StepDefinition): Promise<number> {
-  const warm = await measureThroughput({
-    operation: (index) => expectStatus(target, definition.call(WARM_UP_FIRST_INDEX + index), definition.expectStatus),
-    concurrency: definition.concurrency,
-    maxOperations: definition.maxOperations,
-    maxMs: WARM_UP_MS,
-  });
-  return warm.operations;
+  return { ...result, eventLoopMaxMs: contender.hasEventLoop ? await eventLoopMaxMs(target) : Number.NaN };
 }
 
 /** The figures a step gives, named `<name>PerSecond`, `<name>P99Ms` and so on. */
@@ -283,7 +235,7 @@ async function eventLoopMaxMs(target: HttpsTarget): Promise<number> {
   return Math.max(0, Number(line[1]) * 1000 - EVENT_LOOP_SAMPLING_MS);
 }
 
-function createConfigMapStep(): StepDefinition {
+function createConfigMapStep(): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: 'create ConfigMap',
     call: (index) => ({
@@ -302,7 +254,7 @@ function createConfigMapStep(): StepDefinition {
  * PUTs of the `created` ConfigMaps without resourceVersion: ConfigMaps allow unconditional
  * updates, so every one succeeds however the clients interleave, and each changes the data.
  */
-function updateConfigMapStep(created: number): StepDefinition {
+function updateConfigMapStep(created: number): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: 'update ConfigMap',
     call: (index) => ({
@@ -322,15 +274,12 @@ function updateConfigMapStep(created: number): StepDefinition {
  * servers run, answering with the bytes capstan on etcd answers for a pod, a ConfigMap and the
  * pods' list, measured by the same steps.
  */
-async function ceilingFigures(options: {
-  capstan: Contender;
-  /** Stopped while the ceiling is measured, as the others are in each one's steps. */
-  contenders: readonly Contender[];
-  pki: ServerPki;
-  log: (message: string) => void;
-  configMaps: number;
-}): Promise<Figures> {
-  const { capstan, contenders, pki, log, configMaps } = options;
+async function ceilingFigures(
+  capstan: Contender,
+  pki: ServerPki,
+  log: (message: string) => void,
+  configMaps: number,
+): Promise<Figures> {
   const source = httpsTarget({ url: capstan.url(), credentials: capstan.credentials, maxSockets: 1 });
   const body = async (path: string) => {
     const answer = await source.request({ method: 'GET', path });
@@ -348,14 +297,13 @@ async function ceilingFigures(options: {
   const ceiling = await startCeilingServer({ pki, bodies });
   execFileSync('taskset', ['-a', '-cp', SERVER_CPU, String(ceiling.pid)], { stdio: 'ignore' });
   const target = httpsTarget({ url: ceiling.url, credentials: capstan.credentials, maxSockets: CONCURRENCY });
-  const measured = async (name: string, definition: StepDefinition) => {
+  const measured = async (name: string, definition: Parameters<typeof measureStep>[0]['step']) => {
     log(`${CEILING_LABEL}: ${definition.metric}`);
-    await warmUp(target, definition);
     const result = await measureStep({ target, step: definition, serverPid: ceiling.pid });
     return stepFigures(name, { ...result, eventLoopMaxMs: Number.NaN });
   };
   try {
-    return await withOthersPaused(undefined, contenders, async () => ({
+    return {
       ...(await measured('create', createConfigMapStep())),
       ...(await measured('update', updateConfigMapStep(Math.max(configMaps, 1)))),
       ...(await measured('get', getStep(''))),
@@ -367,14 +315,14 @@ async function ceilingFigures(options: {
           maxMs: 20_000,
         }),
       ),
-    }));
+    };
   } finally {
     target.close();
     await ceiling.stop();
   }
 }
 
-function getStep(query: string): StepDefinition {
+function getStep(query: string): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: `GET${query}`,
     call: (index) => ({ method: 'GET', path: `/api/v1/namespaces/bench/pods/pod-${index % PODS}${query}` }),

@@ -7,6 +7,7 @@
  * gets the DisruptionTarget condition and is deleted.
  */
 import { writeOriginOf } from '../handlers/write-origin';
+import { finishRequest } from '../handlers/post-timeout';
 import type { Request } from 'express';
 import type { ObjectKey } from '../../storage/objects/types';
 import {
@@ -183,74 +184,94 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       options: operationOptions('CreateOptions', query),
       subresource: 'eviction',
     };
-    await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
-    // Admission saw the request's own dry-run; the budget and the pod see the eviction's.
-    const evictionWrite: WriteRequest = { ...write, dryRun };
-    const pod = await scope.storage.get(key);
-    if (!ignoresBudgets(pod)) {
-      const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
-      const { items } = await budgets.storage.list(
-        { namespace: info.namespace },
-        { predicate: { everything: true, matches: () => true } },
-      );
-      const selecting = items.filter((budget) => {
-        const selector = (budget.spec as { selector?: unknown } | undefined)?.selector;
-        // A budget without a selector selects nothing in policy/v1's reading of a nil selector.
-        return (
-          selector !== undefined &&
-          selector !== null &&
-          matchesLabels(parseLabelSelector(formatLabelSelector(selector)), pod)
-        );
-      });
-      if (selecting.length > 1)
-        throw internalError(
-          'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
-        );
-      if (selecting.length === 1) {
-        const budgetKey = { namespace: info.namespace, name: selecting[0].metadata.name ?? '' };
-        await takeDisruption(budgets, budgetKey, info.name, evictionWrite);
-      }
-    }
-    // The reference marks the pod only when the eviction is real.
-    if (!dryRun)
-      await updateObject(scope, {
-        ...write,
-        key,
-        target: 'status',
-        subresource: 'status',
-        manager: fieldManagerOf(req, query),
-        preconditions: { uid: pod.metadata.uid },
-        updatedObject: (current) => {
-          const next = current!;
-          if (next.metadata.deletionTimestamp === undefined) {
-            upsertCondition(
-              next,
-              {
-                type: 'DisruptionTarget',
-                status: 'True',
-                lastProbeTime: null,
-                reason: 'EvictionByEvictionAPI',
-                message: 'Eviction API: evicting',
-              },
-              scope.context.now(),
-            );
-          }
-          return next;
-        },
-      });
-    // The eviction's own grace period decides how long the pod lingers (kubectl drain --grace-period).
-    const grace = eviction.deleteOptions?.gracePeriodSeconds;
-    const deletion: Deletion = {
-      preconditions: eviction.deleteOptions?.preconditions,
-      propagationPolicy: eviction.deleteOptions?.propagationPolicy,
-      ...(typeof grace === 'number' && Number.isInteger(grace) ? { gracePeriodSeconds: grace } : {}),
-    };
-    await deleteObject(scope, {
-      ...evictionWrite,
-      key,
-      deletion,
-      options: operationOptions('DeleteOptions', { dryRun, ...deletion }),
-    });
+    const manager = fieldManagerOf(req, query);
+    await finishRequest(req, evict(scope, { key, eviction, dryRun, write, manager }));
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
+}
+
+/**
+ * An eviction's rest-layer work (what runs under finishRequest, as the reference's create
+ * handler runs it): admission, the budget's disruption, the pod's condition, its deletion.
+ */
+async function evict(
+  scope: HandlerScope,
+  request: {
+    readonly key: ObjectKey;
+    readonly eviction: Eviction;
+    /** The eviction's own dry run, which the budget and the pod see. */
+    readonly dryRun: boolean;
+    readonly write: WriteRequest;
+    readonly manager: string;
+  },
+): Promise<void> {
+  const { key, eviction, dryRun, write } = request;
+  await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
+  // Admission saw the request's own dry-run; the budget and the pod see the eviction's.
+  const evictionWrite: WriteRequest = { ...write, dryRun };
+  const pod = await scope.storage.get(key);
+  if (!ignoresBudgets(pod)) {
+    const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
+    const { items } = await budgets.storage.list(
+      { namespace: key.namespace },
+      { predicate: { everything: true, matches: () => true } },
+    );
+    const selecting = items.filter((budget) => {
+      const selector = (budget.spec as { selector?: unknown } | undefined)?.selector;
+      // A budget without a selector selects nothing in policy/v1's reading of a nil selector.
+      return (
+        selector !== undefined &&
+        selector !== null &&
+        matchesLabels(parseLabelSelector(formatLabelSelector(selector)), pod)
+      );
+    });
+    if (selecting.length > 1)
+      throw internalError(
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
+    if (selecting.length === 1) {
+      const budgetKey = { namespace: key.namespace, name: selecting[0].metadata.name ?? '' };
+      await takeDisruption(budgets, budgetKey, key.name, evictionWrite);
+    }
+  }
+  // The reference marks the pod only when the eviction is real.
+  if (!dryRun)
+    await updateObject(scope, {
+      ...write,
+      key,
+      target: 'status',
+      subresource: 'status',
+      manager: request.manager,
+      preconditions: { uid: pod.metadata.uid },
+      updatedObject: (current) => {
+        const next = current!;
+        if (next.metadata.deletionTimestamp === undefined) {
+          upsertCondition(
+            next,
+            {
+              type: 'DisruptionTarget',
+              status: 'True',
+              lastProbeTime: null,
+              reason: 'EvictionByEvictionAPI',
+              message: 'Eviction API: evicting',
+            },
+            scope.context.now(),
+          );
+        }
+        return next;
+      },
+    });
+  // The eviction's own grace period decides how long the pod lingers (kubectl drain --grace-period).
+  const grace = eviction.deleteOptions?.gracePeriodSeconds;
+  const deletion: Deletion = {
+    preconditions: eviction.deleteOptions?.preconditions,
+    propagationPolicy: eviction.deleteOptions?.propagationPolicy,
+    ...(typeof grace === 'number' && Number.isInteger(grace) ? { gracePeriodSeconds: grace } : {}),
+  };
+  await deleteObject(scope, {
+    ...evictionWrite,
+    key,
+    deletion,
+    options: operationOptions('DeleteOptions', { dryRun, ...deletion }),
+  });
 }

@@ -10,6 +10,7 @@
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
 import { retryUntil } from '../../helpers/wait-for';
+import type { HttpResult } from '../../helpers/server';
 
 const NAMESPACE = 'late';
 const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
@@ -50,7 +51,9 @@ metadata: {name: late}
 webhooks:
 - name: late.example.com
   clientConfig: {url: "${webhookServer.url}/late", caBundle: ${caBundle}}
-  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE, DELETE], resources: [configmaps]}]
+  rules:
+  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE, DELETE], resources: [configmaps]}
+  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods/eviction, pods/binding]}
   namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ${NAMESPACE}}}
   sideEffects: None
   admissionReviewVersions: [v1]
@@ -90,10 +93,17 @@ webhooks:
     return line ? Number(line[1]) : 0;
   }
 
-  /** Waits until `count` writes have been refused after their timeout. */
-  async function refusedAfterTimeout(count: number): Promise<void> {
-    await retryUntil(restErrors, (errors) => errors >= count, 5_000, 50);
-    expect(await restErrors()).toBe(count);
+  /**
+   * Sends a write bound to time out (`send`), expects its 504, and waits until the server has
+   * reported its work refused after the timeout, once.
+   */
+  async function timedOutWrite(send: () => Promise<HttpResult>): Promise<HttpResult> {
+    const before = await restErrors();
+    const reply = await send();
+    expect(reply.status).toBe(504);
+    await retryUntil(restErrors, (errors) => errors > before, 5_000, 50);
+    expect(await restErrors()).toBe(before + 1);
+    return reply;
   }
 
   const postTimeoutLines = () =>
@@ -101,13 +111,11 @@ webhooks:
 
   it('is answered 504, and the create it asked for is not stored', async () => {
     delayMs = 600;
-    const reply = await create('c1', '?timeout=200ms');
-    expect(reply.status).toBe(504);
+    const reply = await timedOutWrite(() => create('c1', '?timeout=200ms'));
     expect(reply.json()).toMatchObject({
       reason: 'Timeout',
       message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
     });
-    await refusedAfterTimeout(1);
     expect(posted.has('CREATE c1')).toBe(true);
     expect((await server.request('GET', `${CONFIGMAPS}/c1`)).status).toBe(404);
     expect(postTimeoutLines()).toContainEqual(
@@ -124,15 +132,13 @@ webhooks:
     const before = created.json() as { metadata: { resourceVersion: string } };
 
     delayMs = 600;
-    const update = await server.request('PUT', `${CONFIGMAPS}/c2?timeout=200ms`, {
-      body: JSON.stringify({ metadata: { name: 'c2' }, data: { value: '2' } }),
-      headers: JSON_BODY,
-    });
-    expect(update.status).toBe(504);
-    await refusedAfterTimeout(2);
-    const deletion = await server.request('DELETE', `${CONFIGMAPS}/c2?timeout=200ms`);
-    expect(deletion.status).toBe(504);
-    await refusedAfterTimeout(3);
+    await timedOutWrite(() =>
+      server.request('PUT', `${CONFIGMAPS}/c2?timeout=200ms`, {
+        body: JSON.stringify({ metadata: { name: 'c2' }, data: { value: '2' } }),
+        headers: JSON_BODY,
+      }),
+    );
+    await timedOutWrite(() => server.request('DELETE', `${CONFIGMAPS}/c2?timeout=200ms`));
     expect([posted.has('UPDATE c2'), posted.has('DELETE c2')]).toEqual([true, true]);
 
     const after = await server.request('GET', `${CONFIGMAPS}/c2`);
@@ -143,21 +149,64 @@ webhooks:
   it("cuts a webhook at the request's deadline, telling it the time it has left", async () => {
     delayMs = 3_000;
     const sent = performance.now();
-    const reply = await create('c4', '?timeout=1500ms');
-    expect(reply.status).toBe(504);
-    await refusedAfterTimeout(4);
+    await timedOutWrite(() => create('c4', '?timeout=1500ms'));
     // The webhook's own timeout is 5 s and it answers after 3: the call ended at the deadline.
     expect(performance.now() - sent).toBeLessThan(2_800);
     expect(posted.get('CREATE c4')).toBe('/late?timeout=2s');
     expect((await server.request('GET', `${CONFIGMAPS}/c4`)).status).toBe(404);
   });
 
+  it('leaves a pod unbound and in place when a binding or an eviction timed out', async () => {
+    delayMs = 0;
+    const pod = {
+      metadata: { name: 'p1' },
+      spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] },
+    };
+    // The namespace's default service account, which admission wants (no controller makes it here).
+    const account = await server.request('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, {
+      body: JSON.stringify({ metadata: { name: 'default' } }),
+      headers: JSON_BODY,
+    });
+    expect([201, 409]).toContain(account.status);
+    const created = await server.request('POST', `/api/v1/namespaces/${NAMESPACE}/pods`, {
+      body: JSON.stringify(pod),
+      headers: JSON_BODY,
+    });
+    expect(created.status).toBe(201);
+    const podPath = `/api/v1/namespaces/${NAMESPACE}/pods/p1`;
+    const before = created.json() as { metadata: { resourceVersion: string } };
+
+    delayMs = 600;
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'p1' },
+      target: { kind: 'Node', name: 'n1' },
+    };
+    await timedOutWrite(() =>
+      server.request('POST', `${podPath}/binding?timeout=200ms`, { body: JSON.stringify(binding), headers: JSON_BODY }),
+    );
+    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p1' } };
+    await timedOutWrite(() =>
+      server.request('POST', `${podPath}/eviction?timeout=200ms`, {
+        body: JSON.stringify(eviction),
+        headers: JSON_BODY,
+      }),
+    );
+
+    const after = await server.request('GET', podPath);
+    expect(after.status).toBe(200);
+    expect(after.json()).toMatchObject({ metadata: { resourceVersion: before.metadata.resourceVersion } });
+    expect((after.json() as { spec: { nodeName?: string } }).spec.nodeName).toBeUndefined();
+  });
+
   it('is made when the same slow admission finishes within the timeout', async () => {
     delayMs = 300;
+    const errors = await restErrors();
     const reply = await create('c3', '?timeout=10s');
     expect(reply.status).toBe(201);
     expect((await server.request('GET', `${CONFIGMAPS}/c3`)).status).toBe(200);
     expect(posted.get('CREATE c3')).toBe('/late?timeout=5s');
-    expect(await restErrors()).toBe(4);
+    expect(await restErrors()).toBe(errors);
   });
 });

@@ -8,13 +8,13 @@
  * deadline and pass through.
  */
 import type { RequestHandler, Response } from 'express';
-import { StatusError } from '../status/status-error';
+import type { StatusError } from '../status/status-error';
+import { requestTimeout } from '../status/catalogue';
 import { writeStatus } from '../responsewriters/write-status';
 import { watchAfterTimeout, type PostTimeoutRecorder } from '../handlers/post-timeout';
 import '../request/request-context';
 
-export const REQUEST_TIMEOUT_MESSAGE =
-  'Timeout: request did not complete within requested timeout - context deadline exceeded';
+export const REQUEST_TIMEOUT_MESSAGE = requestTimedOut().status.message;
 
 export interface RequestTimeoutOptions {
   /** Called when a request is answered with the timeout Status (the terminations metric). */
@@ -51,7 +51,7 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
 }
 
 export function requestTimedOut(): StatusError {
-  return new StatusError({ code: 504, reason: 'Timeout', message: REQUEST_TIMEOUT_MESSAGE, details: {} });
+  return requestTimeout('context deadline exceeded');
 }
 
 /**

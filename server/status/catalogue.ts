@@ -231,6 +231,19 @@ export function unclassified(message: string): StatusError {
   return new StatusError({ code: 500, reason: '', message });
 }
 
+/**
+ * The reference's timeout answer (its NewTimeoutError, as its timeout filter and FinishRequest
+ * word it): 504 Timeout, no Retry-After; `cause` is what ended the request, Go's context error.
+ */
+export function requestTimeout(cause: string): StatusError {
+  return new StatusError({
+    code: 504,
+    reason: 'Timeout',
+    message: `Timeout: request did not complete within requested timeout - ${cause}`,
+    details: {},
+  });
+}
+
 export function serviceUnavailable(message: string): StatusError {
   return new StatusError({ code: 503, reason: 'ServiceUnavailable', message });
 }

@@ -15,6 +15,7 @@ import type { GroupResource } from '../../api/identity';
 import {
   internalError,
   requestEntityTooLarge,
+  requestTimeout,
   resourceExpired,
   tooLargeResourceVersion,
   unclassified,
@@ -61,14 +62,8 @@ export function statusErrorFrom(error: unknown, context: ErrorContext = {}): Sta
   // timeout filter answers: 504 Timeout, no Retry-After (measured against kube-apiserver 1.34.4
   // with its etcd stopped). Capstan gives up sooner, with the same answer and the backend's text.
   // A write refused at the request's deadline gets the timeout filter's very answer.
-  if (error instanceof StoreUnavailableError || error instanceof DeadlineExceededError) {
-    return new StatusError({
-      code: 504,
-      reason: 'Timeout',
-      message: `Timeout: request did not complete within requested timeout - ${error.message}`,
-      details: {},
-    });
-  }
+  if (error instanceof StoreUnavailableError || error instanceof DeadlineExceededError)
+    return requestTimeout(error.message);
   if (error instanceof Error) return unclassified(error.message);
   return unclassified(String(error));
 }

@@ -60,16 +60,9 @@ async function readBinding(
 /** Admission of the Binding as the create it is (`pods/binding`, or the legacy `bindings`); mutating plugins may label it. */
 async function admitBinding(
   scope: HandlerScope,
-  req: Request,
-  target: { key: ObjectKey; binding: Binding; subresource: string },
-  options: WriteOptions,
+  write: WriteRequest,
+  target: { key: ObjectKey; binding: Binding },
 ): Promise<void> {
-  const write = {
-    ...writeOriginOf(req),
-    dryRun: options.dryRun,
-    options: operationOptions('CreateOptions', options),
-    subresource: target.subresource,
-  };
   const object = target.binding as unknown as KubeObject;
   await admitSubresourceCreate(scope, write, {
     key: target.key,
@@ -168,7 +161,13 @@ async function bind(
   request: { scope: HandlerScope; pods: StoreScope; req: Request; options: WriteOptions },
   target: { key: ObjectKey; binding: Binding; subresource: string },
 ): Promise<void> {
-  const { req, options } = request;
-  await admitBinding(request.scope, req, target, options);
-  await assignPod(request.pods, target.key, target.binding, { dryRun: options.dryRun, deadline: req.deadline });
+  const { options } = request;
+  const write: WriteRequest = {
+    ...writeOriginOf(request.req),
+    dryRun: options.dryRun,
+    options: operationOptions('CreateOptions', options),
+    subresource: target.subresource,
+  };
+  await admitBinding(request.scope, write, target);
+  await assignPod(request.pods, target.key, target.binding, write);
 }

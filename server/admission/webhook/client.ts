@@ -85,14 +85,12 @@ export async function callWebhook(options: {
   readonly storageOf: StorageOf;
 }): Promise<AdmissionResponse> {
   const destination = await webhookDestination(options.config, options.storageOf);
-  const timeoutMs = Math.min(
-    options.timeoutSeconds * 1000,
-    options.deadline === undefined ? Infinity : options.deadline - Date.now(),
-  );
+  const ownTimeoutMs = options.timeoutSeconds * 1000;
+  const timeoutMs = Math.min(ownTimeoutMs, options.deadline === undefined ? Infinity : options.deadline - Date.now());
   // The reference tells the webhook the time it has left in a `timeout` query parameter, in
   // whole seconds rounded up; none when it has none left (the call then fails at once).
   if (timeoutMs > 0) destination.url.searchParams.set('timeout', `${Math.ceil(timeoutMs / 1000)}s`);
-  const cutByDeadline = timeoutMs < options.timeoutSeconds * 1000;
+  const cutByDeadline = timeoutMs < ownTimeoutMs;
   const answer = await postJson(destination, JSON.stringify(options.review), {
     timeoutMs: Math.max(0, timeoutMs) + (cutByDeadline ? DEADLINE_GRACE_MS : 0),
     maxAnswerBytes: MAX_RESPONSE_BYTES,

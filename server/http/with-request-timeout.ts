@@ -1,20 +1,19 @@
 /**
  * Stage: answers a short request that is still running at its deadline (`req.deadline`, from
  * the deadline stage: `--request-timeout` or the smaller `timeout` query parameter) with the
- * reference's 504 Status, `Timeout: request did not complete within requested timeout -
- * context deadline exceeded`. The handler keeps running, as in the reference, but whatever it
+ * reference's timeout filter's 504 Status, `Timeout: request did not complete within the
+ * allotted timeout`. The handler keeps running, as in the reference, but whatever it
  * writes afterwards is dropped, like Go's timeout writer answering ErrHandlerTimeout; how it
  * ends is reported as post-timeout activity (post-timeout.ts). Long-running requests have no
  * deadline and pass through.
  */
 import type { RequestHandler, Response } from 'express';
-import type { StatusError } from '../status/status-error';
-import { requestTimeout } from '../status/catalogue';
+import { allottedTimeoutExceeded } from '../status/catalogue';
 import { writeStatus } from '../responsewriters/write-status';
 import { watchAfterTimeout, type PostTimeoutRecorder } from '../handlers/post-timeout';
 import '../request/request-context';
 
-export const REQUEST_TIMEOUT_MESSAGE = requestTimedOut().status.message;
+export const REQUEST_TIMEOUT_MESSAGE = allottedTimeoutExceeded().status.message;
 
 export interface RequestTimeoutOptions {
   /** Called when a request is answered with the timeout Status (the terminations metric). */
@@ -37,7 +36,7 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
         // The reference's handler writes its warnings into headers of its own, which its timeout
         // answer leaves behind: the 504 carries none of them.
         res.removeHeader('Warning');
-        writeStatus(res, requestTimedOut());
+        writeStatus(res, allottedTimeoutExceeded());
         options.onTimeout?.(res);
         const afterTimeout =
           options.onPostTimeout && watchAfterTimeout(req, options.onPostTimeout, options.postTimeoutWaitMs);
@@ -48,10 +47,6 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
     res.once('close', () => clearTimeout(timer));
     next();
   };
-}
-
-export function requestTimedOut(): StatusError {
-  return requestTimeout('context deadline exceeded');
 }
 
 /**

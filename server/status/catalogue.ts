@@ -232,16 +232,24 @@ export function unclassified(message: string): StatusError {
 }
 
 /**
- * The reference's timeout answer (its NewTimeoutError, as its timeout filter and FinishRequest
- * word it): 504 Timeout, no Retry-After; `cause` is what ended the request, Go's context error.
+ * The reference's answer when a request's work ends at its deadline (FinishRequest's wording of
+ * its NewTimeoutError): 504 Timeout, no Retry-After; `cause` is what ended it, Go's context
+ * error or the backend's text.
  */
 export function requestTimeout(cause: string): StatusError {
-  return new StatusError({
-    code: 504,
-    reason: 'Timeout',
-    message: `Timeout: request did not complete within requested timeout - ${cause}`,
-    details: {},
-  });
+  return timeoutStatus(`request did not complete within requested timeout - ${cause}`);
+}
+
+/**
+ * The reference's timeout filter's answer to a request still running at its deadline, which
+ * reaches the client before the handler's own (measured against kube-apiserver 1.34.4).
+ */
+export function allottedTimeoutExceeded(): StatusError {
+  return timeoutStatus('request did not complete within the allotted timeout');
+}
+
+function timeoutStatus(message: string): StatusError {
+  return new StatusError({ code: 504, reason: 'Timeout', message: `Timeout: ${message}`, details: {} });
 }
 
 export function serviceUnavailable(message: string): StatusError {

@@ -192,7 +192,7 @@ test('with the signer down, a token request times out and the keys already fetch
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+    message: 'Timeout: request did not complete within the allotted timeout',
     reason: 'Timeout',
     details: {},
     code: 504,

@@ -114,7 +114,7 @@ webhooks:
     const reply = await timedOutWrite(() => create('c1', '?timeout=200ms'));
     expect(reply.json()).toMatchObject({
       reason: 'Timeout',
-      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+      message: 'Timeout: request did not complete within the allotted timeout',
     });
     expect(posted.has('CREATE c1')).toBe(true);
     expect((await server.request('GET', `${CONFIGMAPS}/c1`)).status).toBe(404);

@@ -4,15 +4,19 @@
  * token and the audiences wanted; the answer's `status` says who it is. An answer without
  * audiences means the API server itself. Answers, yes or no, are kept for
  * `--authentication-token-webhook-cache-ttl` (2 m) under a hash of the token, so a busy client
- * does not call the webhook per request; failures to reach it are not kept.
+ * does not call the webhook per request, and requests with a token being looked up wait for
+ * that lookup; failures to reach it are not kept. A call that may pass (a reset connection,
+ * 429, 500, 504) is made again on the reference's retry schedule, within 30 s for the lookup.
  */
 import { createHash } from 'node:crypto';
 import { goQuoteSlice } from '../../api/go-quote';
 import { intersectAudiences } from './audiences';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
-import { postJson, type PostDestination } from '../webhook-client/post-json';
+import type { PostDestination } from '../webhook-client/post-json';
+import { AUTH_WEBHOOK_INITIAL_DELAY_MS, postOnce, retryTransient } from '../webhook-client/backoff';
 
-const REQUEST_TIMEOUT_MS = 30_000;
+/** A lookup's bound, its retries included (the reference's shared lookup timeout). */
+const LOOKUP_TIMEOUT_MS = 30_000;
 const MAX_CACHED = 10_000;
 
 export interface TokenWebhookOptions {
@@ -21,6 +25,8 @@ export interface TokenWebhookOptions {
   readonly cacheTtlMs: number;
   readonly apiAudiences: readonly string[];
   readonly now?: () => number;
+  /** The first retry's delay; the reference's half a second unless a test asks for less. */
+  readonly retryInitialDelayMs?: number;
 }
 
 interface ReviewStatus {
@@ -33,6 +39,8 @@ interface ReviewStatus {
 export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAuthenticator {
   const now = options.now ?? Date.now;
   const cache = new Map<string, { expires: number; result: AuthenticationResult }>();
+  /** Lookups under way, by cache key: a request with the same token waits for the same answer. */
+  const lookups = new Map<string, Promise<AuthenticationResult>>();
   const apiVersion = `authentication.k8s.io/${options.version}`;
 
   const ask = async (token: string, wanted: readonly string[]): Promise<AuthenticationResult> => {
@@ -43,8 +51,19 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
       spec: { token, ...(wanted.length > 0 ? { audiences: wanted } : {}) },
       status: {},
     };
-    const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: REQUEST_TIMEOUT_MS });
-    if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered ${answer.status}`);
+    const body = JSON.stringify(review);
+    const deadline = Date.now() + LOOKUP_TIMEOUT_MS;
+    const answer = await retryTransient(
+      options.retryInitialDelayMs ?? AUTH_WEBHOOK_INITIAL_DELAY_MS,
+      () =>
+        postOnce(
+          options.client,
+          body,
+          { timeoutMs: Math.max(1, deadline - Date.now()) },
+          (status) => `the webhook answered ${status}`,
+        ),
+      () => Date.now() < deadline,
+    );
     let parsed: { status?: ReviewStatus } | null;
     try {
       parsed = JSON.parse(answer.body.toString('utf8')) as { status?: ReviewStatus } | null;
@@ -65,23 +84,35 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
     return { user: { name: username, ...(uid ? { uid } : {}), groups: groups ?? [], extra: extra ?? {} }, audiences };
   };
 
+  /** The webhook's answer, and whether it may be kept: a failure to get one is not. */
+  const lookUp = async (token: string, wanted: readonly string[]) => {
+    try {
+      return { result: await ask(token, wanted), keep: true };
+    } catch (error) {
+      return { result: { error: `webhook: ${(error as Error).message}` }, keep: false };
+    }
+  };
+
   return {
     async authenticateToken(token, requested) {
       const wanted = requested.length > 0 ? requested : options.apiAudiences;
       const key = createHash('sha256').update(token).update('\0').update(wanted.join('\0')).digest('base64');
       const cached = cache.get(key);
       if (cached && cached.expires > now()) return cached.result;
-      let result: AuthenticationResult;
-      try {
-        result = await ask(token, wanted);
-      } catch (error) {
-        return { error: `webhook: ${(error as Error).message}` };
+      if (options.cacheTtlMs <= 0) return (await lookUp(token, wanted)).result;
+      let pending = lookups.get(key);
+      if (pending === undefined) {
+        pending = lookUp(token, wanted).then(({ result, keep }) => {
+          lookups.delete(key);
+          if (keep) {
+            if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+            cache.set(key, { expires: now() + options.cacheTtlMs, result });
+          }
+          return result;
+        });
+        lookups.set(key, pending);
       }
-      if (options.cacheTtlMs > 0) {
-        if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-        cache.set(key, { expires: now() + options.cacheTtlMs, result });
-      }
-      return result;
+      return pending;
     },
   };
 }

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server';
-import { sendJson, startHttpsFixture, type HttpsFixture } from '../server/authn/https-fixture';
+import { httpsCall, startServer, type TestServer } from '../helpers/server';
+import { resetConnection, sendJson, startHttpsFixture, type HttpsFixture } from '../server/authn/https-fixture';
 import { kubectlWith, whoami, writeKubeconfig } from './auth-helpers';
 
 jest.setTimeout(60_000);
@@ -21,10 +21,17 @@ beforeAll(async () => {
   webhook = await startHttpsFixture((req, res, body) => {
     const review = JSON.parse(body) as (typeof received)[number];
     received.push(review);
-    const ok = review.spec.token === 'webhook-token' || review.spec.token === 'huge-answer-token';
+    // `flaky-<status>-<times>`: answered so, or reset, that many times before it is known.
+    const [flaky, failure, times] = review.spec.token.split('-');
+    if (flaky === 'flaky' && received.filter((seen) => seen.spec.token === review.spec.token).length <= Number(times)) {
+      if (failure === 'reset') resetConnection(req);
+      else res.writeHead(Number(failure)).end('not now');
+      return;
+    }
+    const ok = ['webhook-token', 'huge-answer-token', 'slow-token'].includes(review.spec.token) || flaky === 'flaky';
     // Past the server's 1 MiB bound on a webhook answer.
     const padding = review.spec.token === 'huge-answer-token' ? { 'example.com/padding': ['x'.repeat(2 << 20)] } : {};
-    sendJson(res, 200, {
+    const answer = {
       apiVersion: review.apiVersion,
       kind: 'TokenReview',
       status: ok
@@ -38,7 +45,8 @@ beforeAll(async () => {
             },
           }
         : { authenticated: false, error: 'no such token' },
-    });
+    };
+    setTimeout(() => sendJson(res, 200, answer), review.spec.token === 'slow-token' ? 500 : 0);
   });
   writeFileSync(
     join(dir, 'webhook.kubeconfig'),
@@ -108,6 +116,46 @@ test('an answer past 1 MiB is not read to its end nor believed: the token is 401
       'whoami',
     ]);
     expect(refused.stderr).toContain('Unauthorized');
+  });
+});
+
+test('an answer that may pass is asked for again; requests with a token being looked up wait for it', async () => {
+  await withServer([], async (server) => {
+    received.length = 0;
+    const reviewsOf = (token: string) => received.filter((review) => review.spec.token === token).length;
+    const whoIs = async (token: string) => {
+      const answer = await httpsCall(
+        new URL('/apis/authentication.k8s.io/v1/selfsubjectreviews', server.url),
+        { ca: server.credentials.ca },
+        'POST',
+        {
+          body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        },
+      );
+      return answer.status === 201
+        ? answer.json<{ status: { userInfo: { username: string } } }>().status.userInfo.username
+        : answer.status;
+    };
+    for (const token of ['flaky-500-2', 'flaky-429-1', 'flaky-504-1', 'flaky-reset-1']) {
+      expect(await whoIs(token)).toBe('dave');
+      expect(reviewsOf(token)).toBe(Number(token.split('-')[2]) + 1);
+    }
+    // Five attempts, then the failure is the answer, and it is not kept.
+    expect(await whoIs('flaky-500-5')).toBe(401);
+    expect(reviewsOf('flaky-500-5')).toBe(5);
+    expect(await whoIs('flaky-500-5')).toBe('dave');
+    // An answer that will not pass by asking again is final.
+    expect(await whoIs('flaky-403-1')).toBe(401);
+    expect(reviewsOf('flaky-403-1')).toBe(1);
+
+    expect(await Promise.all(Array.from({ length: 4 }, () => whoIs('slow-token')))).toEqual([
+      'dave',
+      'dave',
+      'dave',
+      'dave',
+    ]);
+    expect(reviewsOf('slow-token')).toBe(1);
   });
 });
 

@@ -92,9 +92,10 @@ export function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
   };
 }
 
+/** An HTTPS request trusting `credentials.ca`, with the client certificate when it has one. */
 export function httpsCall(
   url: URL,
-  credentials: KubeconfigCredentials,
+  credentials: Pick<KubeconfigCredentials, 'ca'> & Partial<KubeconfigCredentials>,
   method: string,
   options: { body?: string | Buffer; headers?: Record<string, string> },
 ): Promise<HttpResult> {

@@ -16,9 +16,9 @@
  */
 import { goDuration } from '../../config/duration';
 import { forbidden } from '../../status/catalogue';
-import { withBackoff } from '../../webhook-client/backoff';
+import { postOnce, retryTransient, WebhookFailure } from '../../webhook-client/backoff';
 import { readWebhookKubeconfig } from '../../webhook-client/kubeconfig';
-import { postJson, type PostDestination } from '../../webhook-client/post-json';
+import type { PostDestination } from '../../webhook-client/post-json';
 import { AdmissionConfigError } from '../config-error';
 import { typeAgainstSchema, type Definitions } from '../../validation/decode';
 import { GO_BOOL, GO_INT64, GO_STRING, goNamed, goStruct } from '../../validation/config-types';
@@ -112,33 +112,18 @@ interface ReviewStatus {
   readonly auditAnnotations?: Record<string, string>;
 }
 
-/** A webhook answer that may come right on another attempt, as the reference's DefaultShouldRetry. */
-class WebhookFailure extends Error {
-  constructor(
-    message: string,
-    readonly transient: boolean,
-  ) {
-    super(message);
-  }
-}
-
-const TRANSIENT_STATUSES = new Set([429, 500, 504]);
-
 export function imagePolicyWebhookPlugin(configuration: ImagePolicyConfiguration): AdmissionPlugin {
   // Insertion order is use order: a hit is re-inserted, and the first entry is the least recently used.
   const cache = new Map<string, { status: ReviewStatus; expires: number }>();
 
   async function ask(review: object): Promise<ReviewStatus> {
     const call = async () => {
-      let answer;
-      try {
-        answer = await postJson(configuration.destination, JSON.stringify(review), { timeoutMs: REQUEST_TIMEOUT_MS });
-      } catch (error) {
-        const message = (error as Error).message;
-        throw new WebhookFailure(message, /ECONNRESET|context deadline exceeded/.test(message));
-      }
-      if (answer.status < 200 || answer.status >= 300)
-        throw new WebhookFailure(`Error contacting webhook: ${answer.status}`, TRANSIENT_STATUSES.has(answer.status));
+      const answer = await postOnce(
+        configuration.destination,
+        JSON.stringify(review),
+        { timeoutMs: REQUEST_TIMEOUT_MS },
+        (status) => `Error contacting webhook: ${status}`,
+      );
       try {
         const status = record((JSON.parse(answer.body.toString('utf8')) as Fields).status);
         return {
@@ -150,7 +135,7 @@ export function imagePolicyWebhookPlugin(configuration: ImagePolicyConfiguration
         throw new WebhookFailure((error as Error).message, false);
       }
     };
-    return withBackoff(configuration.retryBackoffMs, call, (error) => (error as WebhookFailure).transient);
+    return retryTransient(configuration.retryBackoffMs, call);
   }
 
   async function decide(attributes: AdmissionAttributes, spec: Fields): Promise<string | undefined> {

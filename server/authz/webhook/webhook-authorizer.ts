@@ -4,13 +4,16 @@
  * attributes, the user, and selector requirements when the request has them. `allowed` allows,
  * `denied` denies at once, neither is no opinion. Answers are cached by the review they
  * answer: allowed ones for `authorizedTtlMs` (5 min), the others for `unauthorizedTtlMs` (30 s).
- * A failed call (unreachable, timeout, non-2xx, malformed answer) follows `failurePolicy`: no
- * opinion (the flag-configured webhook) or deny.
+ * A call that may pass (a reset connection, 429, 500, 504) is made again, as the reference's
+ * retry schedule says (five attempts, from half a second apart); one that fails for good
+ * (unreachable, timeout, another non-2xx, malformed answer) follows `failurePolicy`: no opinion
+ * (the flag-configured webhook) or deny.
  */
 import type { FieldRequirement } from '../../selectors/field-selector';
 import type { LabelRequirement } from '../../selectors/label-selector';
 import type { Attributes, AuthorizationResult, Authorizer } from '../types';
-import { postJson, type PostDestination } from '../../webhook-client/post-json';
+import type { PostDestination } from '../../webhook-client/post-json';
+import { AUTH_WEBHOOK_INITIAL_DELAY_MS, postOnce, retryTransient } from '../../webhook-client/backoff';
 
 export interface WebhookOptions {
   readonly client: PostDestination;
@@ -21,6 +24,8 @@ export interface WebhookOptions {
   readonly cacheUnauthorized: boolean;
   readonly timeoutMs: number;
   readonly failurePolicy: 'NoOpinion' | 'Deny';
+  /** The first retry's delay; the reference's half a second unless a test asks for less. */
+  readonly retryInitialDelayMs?: number;
   /** Names the webhook in reasons (the configuration's `name`). */
   readonly name?: string;
   /** Skips the webhook (no opinion) unless every condition holds; throws when one cannot be evaluated. */
@@ -98,8 +103,12 @@ interface ReviewStatus {
 }
 
 async function post(options: WebhookOptions, review: SubjectAccessReview): Promise<ReviewStatus> {
-  const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: options.timeoutMs });
-  if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered HTTP ${answer.status}`);
+  const answer = await postOnce(
+    options.client,
+    JSON.stringify(review),
+    { timeoutMs: options.timeoutMs },
+    (status) => `the webhook answered HTTP ${status}`,
+  );
   try {
     const parsed = JSON.parse(answer.body.toString('utf8')) as {
       apiVersion?: unknown;
@@ -143,7 +152,9 @@ export function webhookAuthorizer(options: WebhookOptions): Authorizer {
       if (cached !== undefined && cached.expires > now) return cached.result;
       let status: ReviewStatus;
       try {
-        status = await post(options, review);
+        status = await retryTransient(options.retryInitialDelayMs ?? AUTH_WEBHOOK_INITIAL_DELAY_MS, () =>
+          post(options, review),
+        );
       } catch (error) {
         return failed((error as Error).message);
       }

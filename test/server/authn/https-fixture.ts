@@ -1,7 +1,7 @@
 /** A real local HTTPS server for tests that need a remote party (a token webhook, an OIDC issuer), with its own CA. */
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 
 export interface HttpsFixture {
@@ -44,4 +44,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   const bytes = Buffer.from(JSON.stringify(body));
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
   res.end(bytes);
+}
+
+/**
+ * Ends the request's connection with a TCP reset, which the client reads as ECONNRESET. Node
+ * resets only the TCP socket a TLS socket is made over, which it keeps as `_parent`.
+ */
+export function resetConnection(req: IncomingMessage): void {
+  (req.socket as IncomingMessage['socket'] & { _parent: Socket })._parent.resetAndDestroy();
 }

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../../server/pki/certificates';
+import { resetConnection } from '../authn/https-fixture';
 
 export interface ReviewAnswer {
   readonly allowed: boolean;
@@ -23,8 +24,11 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
+/** What the webhook does with a review: answers it, answers 500 (`fail`) or another status, or resets the connection. */
+export type WebhookAction = ReviewAnswer | 'fail' | 'reset' | { readonly httpStatus: number };
+
 export async function startWebhookServer(
-  decide: (review: { apiVersion: string; spec: Record<string, unknown> }) => ReviewAnswer | 'fail',
+  decide: (review: { apiVersion: string; spec: Record<string, unknown> }) => WebhookAction,
 ): Promise<WebhookServer> {
   const ca = await issueCa({ commonName: 'webhook-ca', validDays: 1 });
   const serving = await issueLeaf({
@@ -51,6 +55,14 @@ export async function startWebhookServer(
         const answer = decide(review);
         if (answer === 'fail') {
           res.writeHead(500).end('boom');
+          return;
+        }
+        if (answer === 'reset') {
+          resetConnection(req);
+          return;
+        }
+        if ('httpStatus' in answer) {
+          res.writeHead(answer.httpStatus).end('not now');
           return;
         }
         res

@@ -24,6 +24,7 @@ const attributesOf = (user: UserInfo, method: string, path: string, query = '') 
   requestAttributes(resolveRequestInfo({ method, path, query }), user, query);
 
 describe('the webhook authorizer', () => {
+  const attempts = new Map<string, number>();
   let dir: string;
   let webhook: WebhookServer;
   beforeAll(async () => {
@@ -32,6 +33,14 @@ describe('the webhook authorizer', () => {
       const resource = spec.resourceAttributes as Record<string, string> | undefined;
       if (resource?.resource === 'secrets') return { allowed: false, denied: true, reason: 'no secrets for you' };
       if (resource?.resource === 'nodes') return 'fail';
+      // An endpoints' name says what to answer, and how many times, before the allow.
+      if (resource?.resource === 'endpoints') {
+        const [action, times] = resource.name.split('-');
+        const seen = (attempts.get(resource.name) ?? 0) + 1;
+        attempts.set(resource.name, seen);
+        if (seen <= Number(times)) return action === 'reset' ? 'reset' : { httpStatus: Number(action) };
+        return { allowed: true, reason: 'at last' };
+      }
       if (
         resource?.resource === 'configmaps' ||
         (spec.nonResourceAttributes as Record<string, string> | undefined)?.path === '/logs'
@@ -55,6 +64,7 @@ describe('the webhook authorizer', () => {
     cacheUnauthorized: true,
     timeoutMs: 5_000,
     failurePolicy: 'NoOpinion',
+    retryInitialDelayMs: 5,
     ...overrides,
   });
 
@@ -146,6 +156,36 @@ describe('the webhook authorizer', () => {
       options({ client: { ...options().client, url: new URL('https://127.0.0.1:1/') } }),
     );
     expect((await unreachable.authorize(nodes)).decision).toBe('no-opinion');
+  });
+
+  it('calls again after an answer that may pass (429, 500, 504, a reset connection), five times at most', async () => {
+    const authorizer = webhookAuthorizer(options({ failurePolicy: 'Deny' }));
+    const endpoints = (name: string) => attributesOf(alice, 'GET', `/api/v1/namespaces/ns/endpoints/${name}`);
+    for (const name of ['429-2', '500-4', '504-1', 'reset-2']) {
+      expect(await authorizer.authorize(endpoints(name))).toEqual({ decision: 'allow', reason: 'at last' });
+      expect(attempts.get(name)).toBe(Number(name.split('-')[1]) + 1);
+    }
+    expect(await authorizer.authorize(endpoints('500-5'))).toEqual({
+      decision: 'deny',
+      reason: 'webhook: the webhook answered HTTP 500',
+    });
+    expect(attempts.get('500-5')).toBe(5);
+    // An answer that will not pass by asking again is final.
+    expect((await authorizer.authorize(endpoints('403-1'))).decision).toBe('deny');
+    expect((await authorizer.authorize(endpoints('503-1'))).decision).toBe('deny');
+    expect([attempts.get('403-1'), attempts.get('503-1')]).toEqual([1, 1]);
+  });
+
+  it('waits half a second and more between attempts, as the reference', async () => {
+    const began = Date.now();
+    const authorizer = webhookAuthorizer(options({ retryInitialDelayMs: undefined }));
+    expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/endpoints/500-2'))).toEqual({
+      decision: 'allow',
+      reason: 'at last',
+    });
+    // 500 ms, then 750, each up to a fifth longer.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_250);
+    expect(Date.now() - began).toBeLessThan(2_500);
   });
 });
 

@@ -4,13 +4,17 @@
  * client certificate or bearer token, a deadline for the whole call, and an answer read up to
  * a bound, so a webhook cannot make this server wait or buffer without end (past either, the
  * request is destroyed and the call fails). Failures read as Go's HTTP client words them,
- * `Post "<url>": <cause>`, which the reference puts in its own messages. The caller judges the
+ * `Post "<url>": <cause>`, which the reference puts in its own messages. An answer of 429 or
+ * 5xx with a `Retry-After` of whole seconds is asked again after that wait, up to ten times
+ * within the call's deadline, as client-go's requests do by themselves. The caller judges the
  * status and the body.
  */
 import { request as httpsRequest } from 'node:https';
 
 /** The default bound on an answer; admission and conversion reviews allow more. */
 const DEFAULT_MAX_ANSWER_BYTES = 1 << 20;
+/** client-go's retries of an answer that names its own wait. */
+const MAX_RETRIES = 10;
 
 /** Where a POST goes and how the connection is trusted. */
 export interface PostDestination {
@@ -38,12 +42,52 @@ export interface WebhookAnswer {
   readonly body: Buffer;
 }
 
-export function postJson(
+export async function postJson(
   destination: PostDestination,
   body: string | Buffer,
   options: PostOptions,
 ): Promise<WebhookAnswer> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const deadline = Date.now() + options.timeoutMs;
+  for (let retries = 0; ; retries++) {
+    const { answer, retryAfterSeconds } = await postAttempt(destination, bytes, deadline - Date.now(), options);
+    if (retryAfterSeconds === undefined || retries === MAX_RETRIES) return answer;
+    const waitMs = retryAfterSeconds * 1000;
+    // The wait's end is past the deadline: the call cannot succeed in time.
+    if (Date.now() + waitMs >= deadline) {
+      await sleep(deadline - Date.now(), options.signal);
+      throw new Error(`Post "${destination.url.href}": context deadline exceeded`);
+    }
+    await sleep(waitMs, options.signal);
+  }
+}
+
+/** The seconds an answer asks to wait before it is asked again (client-go's checkWait). */
+function retryAfterSeconds(status: number, header: string | undefined): number | undefined {
+  // Go's Atoi: decimal digits with an optional sign; a negative wait is none.
+  if ((status !== 429 && status < 500) || header === undefined || !/^[+-]?\d{1,18}$/.test(header)) return undefined;
+  return Math.max(0, Number(header));
+}
+
+/** Waits `ms`, or less if the call is aborted: its next attempt then fails at once. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function postAttempt(
+  destination: PostDestination,
+  bytes: Buffer,
+  timeoutMs: number,
+  options: PostOptions,
+): Promise<{ answer: WebhookAnswer; retryAfterSeconds?: number }> {
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const failed = (cause: string) => new Error(`Post "${destination.url.href}": ${cause}`);
   return new Promise((resolve, reject) => {
@@ -83,11 +127,17 @@ export function postJson(
           if (size > maxAnswerBytes) abandon(`the answer is larger than ${maxAnswerBytes} bytes`);
           else chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve({
+            answer: { status, body: Buffer.concat(chunks) },
+            retryAfterSeconds: retryAfterSeconds(status, res.headers['retry-after']),
+          });
+        });
         res.on('error', fail);
       },
     );
-    const deadline = setTimeout(() => abandon('context deadline exceeded'), options.timeoutMs);
+    const deadline = setTimeout(() => abandon('context deadline exceeded'), Math.max(0, timeoutMs));
     req.on('close', () => clearTimeout(deadline));
     req.on('error', fail);
     req.end(bytes);

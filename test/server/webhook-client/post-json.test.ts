@@ -41,6 +41,14 @@ beforeAll(async () => {
       });
       if (req.url === '/large') {
         res.end(Buffer.alloc(2 << 20, 'x'));
+      } else if (req.url?.startsWith('/wait/')) {
+        // /wait/<status>/<Retry-After>/<times>: answered so that many times, then 201.
+        const [, , status, after, times] = req.url.split('/');
+        if (seen.filter((call) => call.path === req.url).length <= Number(times)) {
+          res.writeHead(Number(status), { 'Retry-After': after }).end('busy');
+          return;
+        }
+        res.writeHead(201).end('{"ok":true}');
       } else if (req.url === '/trickle') {
         // A byte every 50 ms: never idle long enough for a socket timeout, never done.
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -88,6 +96,30 @@ test('an answer past the bound fails the call and is not kept', async () => {
   await expect(postJson(at('/large'), '{}', { timeoutMs: 5_000, maxAnswerBytes: 4 << 20 })).resolves.toMatchObject({
     status: 200,
   });
+});
+
+test('an answer of 429 or 5xx naming its wait is asked again after it, ten times at most, within the deadline', async () => {
+  const calls = (path: string) => seen.filter((call) => call.path === path).length;
+  let began = Date.now();
+  await expect(postJson(at('/wait/429/1/2'), '{}', { timeoutMs: 10_000 })).resolves.toMatchObject({ status: 201 });
+  expect(Date.now() - began).toBeGreaterThanOrEqual(2_000);
+  expect(calls('/wait/429/1/2')).toBe(3);
+  await expect(postJson(at('/wait/503/0/20'), '{}', { timeoutMs: 10_000 })).resolves.toMatchObject({ status: 503 });
+  expect(calls('/wait/503/0/20')).toBe(11);
+  // Neither a 4xx but 429, nor a wait that is not whole seconds, nor an answer without one is asked again.
+  for (const path of ['/wait/409/0/1', '/wait/500/soon/1', '/wait/500/1.5/1']) {
+    await expect(postJson(at(path), '{}', { timeoutMs: 10_000 })).resolves.toMatchObject({
+      status: Number(path.split('/')[2]),
+    });
+    expect(calls(path)).toBe(1);
+  }
+  began = Date.now();
+  await expect(postJson(at('/wait/503/5/1'), '{}', { timeoutMs: 600 })).rejects.toThrow(
+    `Post "${base.href}wait/503/5/1": context deadline exceeded`,
+  );
+  expect(Date.now() - began).toBeGreaterThanOrEqual(590);
+  expect(Date.now() - began).toBeLessThan(3_000);
+  expect(calls('/wait/503/5/1')).toBe(1);
 });
 
 test('the deadline ends the whole call, even while the webhook keeps sending', async () => {

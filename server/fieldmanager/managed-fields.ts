@@ -19,7 +19,7 @@ import {
 } from './field-set';
 import { zeroObject } from './zero-object';
 import type { Definitions, SchemaNode } from '../validation/decode';
-import type { ManagedFieldsEntry } from './managed-fields-entry';
+import { decodeManagedFields, type ManagedFieldsEntry } from './managed-fields-entry';
 import { metaTime } from '../../api/objects';
 
 /**
@@ -178,14 +178,16 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
 }
 
 /**
- * A write's own managedFields: absent keeps the stored ones; a list holding one empty entry
- * resets them (the caller then owns all it sends); anything else replaces them.
+ * A write's own managedFields, as the reference's field manager picks them: a list holding one
+ * empty entry resets them (the caller then owns all it sends); entries that decode replace the
+ * stored ones; none, or any that does not decode, keep the stored ones, so a client that
+ * does not know managedFields cannot wipe or corrupt them. (The stored ones are this server's
+ * own writing, or the reference's, and are not decoded again.)
  */
 export function requestedManagedFields(
   sent: unknown,
   stored: readonly ManagedFieldsEntry[] | undefined,
 ): { readonly entries: readonly ManagedFieldsEntry[]; readonly reset: boolean } {
-  if (sent === undefined || sent === null) return { entries: stored ?? [], reset: false };
   if (
     Array.isArray(sent) &&
     sent.length === 1 &&
@@ -195,6 +197,7 @@ export function requestedManagedFields(
   ) {
     return { entries: [], reset: true };
   }
-  if (Array.isArray(sent) && sent.length === 0) return { entries: stored ?? [], reset: false };
-  return { entries: Array.isArray(sent) ? (sent as ManagedFieldsEntry[]) : (stored ?? []), reset: false };
+  const decoded = decodeManagedFields(sent);
+  if (decoded !== undefined && decoded.length > 0) return { entries: decoded, reset: false };
+  return { entries: stored ?? [], reset: false };
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { decodeGoBytes, goBytesOf, strayByteCharacter, strayByteOf, wellFormed } from '../../api/go-bytes';
 import { goIsPrint, goJSONQuote, goQuote } from '../../api/go-quote';
+import { goTypeOf } from '../../api/go-json-syntax';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import {
@@ -370,6 +371,55 @@ export interface DeleteOptionsFeatures {
 
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
+/** The struct the reference reads a body's version and kind into, as Go prints its type. */
+const GO_TYPE_META =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** Each DeleteOptions field this server reads, and the Go type the reference decodes it into (null is nil). */
+const DELETE_OPTION_TYPES: Readonly<Record<string, (value: unknown) => string | undefined>> = {
+  dryRun: (value) =>
+    !Array.isArray(value)
+      ? mistyped(value, 'dryRun', '[]string')
+      : value
+          .map((item) => (item === null || typeof item === 'string' ? undefined : mistyped(item, 'dryRun', 'string')))
+          .find(Boolean),
+  propagationPolicy: (value) =>
+    typeof value === 'string' ? undefined : mistyped(value, 'propagationPolicy', 'v1.DeletionPropagation'),
+  orphanDependents: (value) => (typeof value === 'boolean' ? undefined : mistyped(value, 'orphanDependents', 'bool')),
+  gracePeriodSeconds: (value) =>
+    Number.isSafeInteger(value) ? undefined : mistyped(value, 'gracePeriodSeconds', 'int64'),
+  [IGNORE_READ_ERROR]: (value) => (typeof value === 'boolean' ? undefined : mistyped(value, IGNORE_READ_ERROR, 'bool')),
+  preconditions: (value) => {
+    if (typeof value !== 'object' || Array.isArray(value)) return mistyped(value, 'preconditions', 'v1.Preconditions');
+    const { uid, resourceVersion } = value as { uid?: unknown; resourceVersion?: unknown };
+    if (uid !== undefined && uid !== null && typeof uid !== 'string')
+      return mistyped(uid, 'preconditions.uid', 'types.UID');
+    if (resourceVersion !== undefined && resourceVersion !== null && typeof resourceVersion !== 'string')
+      return mistyped(resourceVersion, 'preconditions.resourceVersion', 'string');
+    return undefined;
+  },
+};
+
+/** Go's words for a value it cannot decode into a DeleteOptions field: a number that is no int64 is quoted. */
+function mistyped(value: unknown, field: string, goType: string): string {
+  const what = typeof value === 'number' && goType === 'int64' ? `number ${String(value)}` : goTypeOf(value);
+  return `json: cannot unmarshal ${what} into Go struct field DeleteOptions.${field} of type ${goType}`;
+}
+
+/**
+ * The first field of a DeleteOptions body, in its order, that the reference cannot decode; it
+ * then deletes nothing, so neither may this server go on with the field's value unread (a
+ * `dryRun` sent as a string would otherwise delete for real).
+ */
+function mistypedDeleteOption(body: object): string | undefined {
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null || !Object.hasOwn(DELETE_OPTION_TYPES, field)) continue;
+    const problem = DELETE_OPTION_TYPES[field](value);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
 /** Query parameters first, then a DeleteOptions body (when one was sent) over them, as the reference does. */
 export function parseDeleteOptions(
   query: QueryParameters,
@@ -390,8 +440,12 @@ export function parseDeleteOptions(
       throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw badRequest('json: cannot unmarshal non-object into Go value of type v1.DeleteOptions');
+      throw badRequest(
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(parsed)} into Go value of type ${GO_TYPE_META}`,
+      );
     }
+    const mistyped = mistypedDeleteOption(parsed);
+    if (mistyped !== undefined) throw badRequest(mistyped);
     if (Array.isArray(parsed.dryRun)) dryRun = parsed.dryRun.map(String);
     if (typeof parsed.propagationPolicy === 'string') propagationPolicy = parsed.propagationPolicy;
     if (typeof parsed.orphanDependents === 'boolean') orphanDependents = parsed.orphanDependents;

@@ -294,6 +294,60 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
   });
 });
 
+test('a DELETE whose options the reference cannot decode is 400 and deletes nothing', async () => {
+  // The reference answers these 500 with the same words, and deletes nothing either; a
+  // dryRun sent as a string or a precondition of the wrong type must never be dropped unread.
+  const target = `${configMaps}/kept`;
+  expect((await server.request('POST', configMaps, { body: configMap('kept'), headers: JSON_HEADERS })).status).toBe(
+    201,
+  );
+  const refusals: [object, string][] = [
+    [{ dryRun: 'All' }, 'json: cannot unmarshal string into Go struct field DeleteOptions.dryRun of type []string'],
+    [{ dryRun: [5] }, 'json: cannot unmarshal number into Go struct field DeleteOptions.dryRun of type string'],
+    [
+      { gracePeriodSeconds: 'x' },
+      'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+    ],
+    [
+      { gracePeriodSeconds: 1.5 },
+      'json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+    ],
+    [
+      { preconditions: { uid: 5 } },
+      'json: cannot unmarshal number into Go struct field DeleteOptions.preconditions.uid of type types.UID',
+    ],
+    [
+      { preconditions: 'x' },
+      'json: cannot unmarshal string into Go struct field DeleteOptions.preconditions of type v1.Preconditions',
+    ],
+    [
+      { propagationPolicy: true },
+      'json: cannot unmarshal bool into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation',
+    ],
+    [
+      { orphanDependents: 'yes' },
+      'json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool',
+    ],
+    [
+      [1, 2],
+      `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    ],
+  ];
+  for (const [options, message] of refusals) {
+    const answer = await server.request('DELETE', target, { body: JSON.stringify(options), headers: JSON_HEADERS });
+    expect([answer.status, statusOf(answer).reason, statusOf(answer).message]).toEqual([400, 'BadRequest', message]);
+  }
+  expect(await configMapNames()).toContain('kept');
+  expect(
+    (
+      await server.request('DELETE', target, {
+        body: JSON.stringify({ constructor: 1, dryRun: null }),
+        headers: JSON_HEADERS,
+      })
+    ).status,
+  ).toBe(200);
+});
+
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
 test('an object larger than the store takes is 413 on SQLite, as on etcd, and nothing is written', async () => {

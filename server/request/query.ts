@@ -446,6 +446,15 @@ export function parseDeleteOptions(
     }
     const mistyped = mistypedDeleteOption(parsed);
     if (mistyped !== undefined) throw badRequest(mistyped);
+    const { kind, apiVersion } = parsed as { kind?: unknown; apiVersion?: unknown };
+    // The reference decodes the body as the kind it names, and only a DeleteOptions will do:
+    // another kind deletes nothing.
+    if (typeof kind === 'string' && kind !== '' && kind !== 'DeleteOptions') {
+      const version = typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : 'meta.k8s.io/v1';
+      throw badRequest(
+        `no kind ${goQuote(kind)} is registered for version ${goQuote(version)} in scheme "pkg/runtime/scheme.go:110"`,
+      );
+    }
     if (Array.isArray(parsed.dryRun)) dryRun = parsed.dryRun.map(String);
     if (typeof parsed.propagationPolicy === 'string') propagationPolicy = parsed.propagationPolicy;
     if (typeof parsed.orphanDependents === 'boolean') orphanDependents = parsed.orphanDependents;

@@ -74,6 +74,22 @@ interface BadRequestCase {
 
 const cases: BadRequestCase[] = [
   {
+    name: 'a GET asking for export (gone since v1.14), whatever the object',
+    method: 'GET',
+    path: '/api/v1/namespaces/NS/configmaps/missing?export=yes',
+    code: 400,
+    reason: 'BadRequest',
+    message: 'the export parameter, deprecated since v1.14, is no longer supported',
+  },
+  {
+    name: 'a GET with export=FALSE reads as without it',
+    method: 'GET',
+    path: '/api/v1/namespaces/NS/configmaps/missing?export=FALSE',
+    code: 404,
+    reason: 'NotFound',
+    message: 'configmaps "missing" not found',
+  },
+  {
     name: 'malformed JSON',
     body: '{"metadata": {"name": "broken"',
     code: 400,
@@ -327,6 +343,10 @@ test('a DELETE whose options the reference cannot decode is 400 and deletes noth
     [
       { orphanDependents: 'yes' },
       'json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool',
+    ],
+    [
+      { apiVersion: 'v1', kind: 'Pod' },
+      'no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"',
     ],
     [
       [1, 2],

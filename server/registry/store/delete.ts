@@ -23,7 +23,7 @@
 import { corruptObjectMetIn, isCorruptObjectError } from '../../../storage/objects/codec';
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
-import { notFound } from '../../status/catalogue';
+import { conflict, notFound } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { markAsDeleting, pendingFinalizers } from './object-meta';
 import type { ResourceType } from '../types';
@@ -134,6 +134,28 @@ function markGracefully(next: KubeObject, grace: number, now: Date): boolean {
   return true;
 }
 
+/**
+ * The caller's preconditions against the object read, before admission, as the reference's
+ * BeforeDelete checks them, with its words, which name the kind where other conflicts name the
+ * resource. The update runs this on every object it is tried over, the one it replaces last.
+ */
+function checkPreconditions(scope: StoreScope, current: KubeObject, preconditions: Preconditions | undefined): void {
+  const byKind = { group: scope.type.group, resource: scope.type.kind };
+  const { uid, resourceVersion } = current.metadata;
+  if (preconditions?.uid !== undefined && preconditions.uid !== uid)
+    throw conflict(
+      byKind,
+      current.metadata.name ?? '',
+      `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+  if (preconditions?.resourceVersion !== undefined && preconditions.resourceVersion !== resourceVersion)
+    throw conflict(
+      byKind,
+      current.metadata.name ?? '',
+      `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
+    );
+}
+
 export async function deleteObject(scope: StoreScope, request: DeleteRequest): Promise<DeleteOutcome> {
   const { key, deletion } = request;
   for (let attempt = 1; ; attempt++) {
@@ -142,6 +164,7 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
         key,
         async (current) => {
           if (current === undefined) throw notFound(groupResourceOf(scope.type), key.name);
+          checkPreconditions(scope, current, deletion.preconditions);
           const attributes = admissionAttributes(scope, request, { operation: 'DELETE', key, oldObject: current });
           await scope.context.admission.admit(attributes);
           await scope.context.admission.validate(attributes);
@@ -170,7 +193,8 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           }
           return next;
         },
-        { preconditions: deletion.preconditions, dryRun: request.dryRun, deadline: request.deadline },
+        // The preconditions are checked in here, on each object the update is tried over.
+        { dryRun: request.dryRun, deadline: request.deadline },
       );
       return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {

@@ -423,10 +423,21 @@ describe('delete', () => {
     expect((await call('DELETE', `${CM}/gone`)).status).toBe(404);
   });
 
-  test('a uid precondition that does not hold is 409', async () => {
-    await call('POST', CM, configMap('guarded'));
-    const answer = await call('DELETE', `${CM}/guarded`, { preconditions: { uid: 'not-the-uid' } });
-    expect(answer.status).toBe(409);
+  test('preconditions that do not hold are 409 in the words of the reference, which name the kind', async () => {
+    const created = (await call('POST', CM, configMap('guarded'))).body;
+    // Asked of kube-apiserver 1.34.4 (2026-12-03): its BeforeDelete words, kind and all.
+    const uid = await call('DELETE', `${CM}/guarded`, { preconditions: { uid: 'not-the-uid' } });
+    expect(uid.status).toBe(409);
+    expect(uid.body).toMatchObject({
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on ConfigMap "guarded": the UID in the precondition (not-the-uid) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
+      details: { name: 'guarded', kind: 'ConfigMap' },
+    });
+    const version = await call('DELETE', `${CM}/guarded`, { preconditions: { resourceVersion: '1' } });
+    expect(version.status).toBe(409);
+    expect(version.body.message).toBe(
+      `Operation cannot be fulfilled on ConfigMap "guarded": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${created.metadata.resourceVersion}). The object might have been modified`,
+    );
     expect((await call('GET', `${CM}/guarded`)).status).toBe(200);
   });
 

@@ -10,9 +10,9 @@ import type { UserInfo } from '../../api/user-info';
 import type { KubeObject } from '../../api/objects';
 import { parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
 import { parseLabelSelector, type LabelOperator, type LabelRequirement } from '../selectors/label-selector';
-import { invalid as invalidObject } from '../status/catalogue';
+import { badRequest, invalid as invalidObject } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
-import { FieldPath, invalid, required } from '../status/field-errors';
+import { FieldPath, invalid } from '../status/field-errors';
 import type { FieldError } from '../registry/types';
 import { nonResourceAttributes, type Attributes, type Authorizer } from './types';
 
@@ -64,13 +64,12 @@ function specOf(review: KubeObject): ReviewSpec {
   return (review.spec as ReviewSpec | undefined) ?? {};
 }
 
-function rejectInvalid(review: KubeObject, errors: readonly FieldError[]): void {
-  if (errors.length > 0)
-    throw invalidObject(
-      { group: AUTHORIZATION_GROUP, kind: review.kind ?? '' },
-      String(review.metadata?.name ?? ''),
-      errors,
-    ) as StatusError;
+/**
+ * The reference names neither kind nor object here: it reads the review into a type without
+ * them (`.authorization.k8s.io "" is invalid: ...`, asked of kube-apiserver 1.34.4).
+ */
+function rejectInvalid(errors: readonly FieldError[]): void {
+  if (errors.length > 0) throw invalidObject({ group: AUTHORIZATION_GROUP, kind: '' }, '', errors) as StatusError;
 }
 
 function attributeErrors(spec: ReviewSpec): FieldError[] {
@@ -186,7 +185,7 @@ export async function subjectAccessReview(review: KubeObject, authorizer: Author
       invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'),
     );
   }
-  rejectInvalid(review, errors);
+  rejectInvalid(errors);
   return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
 }
 
@@ -225,7 +224,7 @@ export async function localSubjectAccessReview(
       ),
     );
   }
-  rejectInvalid(review, errors);
+  rejectInvalid(errors);
   return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
 }
 
@@ -236,7 +235,7 @@ export async function selfSubjectAccessReview(
   authorizer: Authorizer,
 ): Promise<KubeObject> {
   const spec = specOf(review);
-  rejectInvalid(review, attributeErrors(spec));
+  rejectInvalid(attributeErrors(spec));
   return answered(review, await decide(authorizer, reviewAttributes(spec, requester)));
 }
 
@@ -246,7 +245,7 @@ export async function selfSubjectRulesReview(
   authorizer: Authorizer,
 ): Promise<KubeObject> {
   const namespace = ((review.spec as { namespace?: string } | undefined) ?? {}).namespace ?? '';
-  if (namespace === '') rejectInvalid(review, [required(FieldPath.root('spec', 'namespace'))]);
+  if (namespace === '') throw badRequest('no namespace on request');
   if (authorizer.rulesFor === undefined)
     return answered(review, { resourceRules: [], nonResourceRules: [], incomplete: true });
   const rules = await authorizer.rulesFor(requester, namespace);

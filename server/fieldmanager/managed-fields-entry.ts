@@ -4,7 +4,7 @@
  * cap-updaters.ts) and the write that records them (managed-fields.ts) all speak it, and what
  * a client sends is read here before any of them sees it.
  */
-import { SELF, type FieldSet } from './field-set';
+import { isEmptySet, SELF, type FieldSet } from './field-set';
 
 export interface ManagedFieldsEntry {
   manager?: string;
@@ -51,7 +51,7 @@ function decodeFieldsV1(node: unknown): FieldSet | undefined {
     const key = keys[index];
     const child = node[key];
     let kept: FieldSet | undefined | typeof DROPPED;
-    if (key === SELF) kept = isTree(child) && Object.keys(child).length === 0 ? child : {};
+    if (key === SELF) kept = isTree(child) && isEmptySet(child) ? child : {};
     else {
       const element = pathElementKind(key);
       if (element === 'invalid') return undefined;

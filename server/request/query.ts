@@ -444,8 +444,8 @@ export function parseDeleteOptions(
         `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(parsed)} into Go value of type ${GO_TYPE_META}`,
       );
     }
-    const mistyped = mistypedDeleteOption(parsed);
-    if (mistyped !== undefined) throw badRequest(mistyped);
+    const problem = mistypedDeleteOption(parsed);
+    if (problem !== undefined) throw badRequest(problem);
     const { kind, apiVersion } = parsed as { kind?: unknown; apiVersion?: unknown };
     // The reference decodes the body as the kind it names, and only a DeleteOptions will do:
     // another kind deletes nothing.

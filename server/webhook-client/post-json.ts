@@ -10,6 +10,7 @@
  * status and the body.
  */
 import { request as httpsRequest } from 'node:https';
+import { setTimeout as wait } from 'node:timers/promises';
 
 /** The default bound on an answer; admission and conversion reviews allow more. */
 const DEFAULT_MAX_ANSWER_BYTES = 1 << 20;
@@ -71,15 +72,7 @@ function retryAfterSeconds(status: number, header: string | undefined): number |
 
 /** Waits `ms`, or less if the call is aborted: its next attempt then fails at once. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return wait(Math.max(0, ms), undefined, { signal }).catch(() => undefined);
 }
 
 function postAttempt(

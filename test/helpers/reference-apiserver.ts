@@ -24,6 +24,7 @@ import {
   type KubeconfigCredentials,
   type KubectlResult,
 } from './server';
+import { ROOT } from './capstan-process';
 import { freePort } from './ports';
 import { waitFor } from './wait-for';
 
@@ -32,8 +33,8 @@ export const REFERENCE_APISERVER = join(
   'bin',
   'kube-apiserver',
 );
-const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-kube-apiserver.sh');
-const MAKE_CERTS = join(__dirname, '..', '..', 'deploy', 'pki', 'make-certs.sh');
+const BUILD_SCRIPT = join(ROOT, 'tools', 'reference', 'build-kube-apiserver.sh');
+const MAKE_CERTS = join(ROOT, 'deploy', 'pki', 'make-certs.sh');
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 

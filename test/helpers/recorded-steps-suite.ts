@@ -1,0 +1,32 @@
+/**
+ * The tests of a fixture of the reference's answers (test/helpers/recorded-steps.ts): its steps
+ * sent to an in-process capstan in order, each setup step's code and each other step's answer
+ * compared with what the reference answered.
+ */
+import { readFileSync } from 'node:fs';
+import { startInProcessServer, type InProcessServer } from './in-process-server';
+import { comparable, sendSteps, type Answer, type Step } from './recorded-steps';
+
+export function testRecordedSteps(fixture: string): void {
+  const steps = JSON.parse(readFileSync(fixture, 'utf8')) as Step[];
+  let server: InProcessServer;
+  let answers = new Map<string, Answer>();
+
+  beforeAll(async () => {
+    server = await startInProcessServer();
+    answers = await sendSteps(server.request, steps);
+  }, 180_000);
+  afterAll(() => server?.stop());
+
+  test.each(steps.filter((step) => step.setup).map((step) => [step.name, step] as const))('%s', (name, step) => {
+    expect(answers.get(name)?.code).toBe(step.code);
+  });
+
+  test.each(steps.filter((step) => !step.setup).map((step) => [step.name, step] as const))('%s', (name, step) => {
+    const answer = answers.get(name);
+    expect({ code: answer?.code, answer: comparable(answer?.answer) }).toEqual({
+      code: step.code,
+      answer: comparable(step.answer),
+    });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Requests recorded with the reference's answers (a fixture of steps, e.g.
+ * test/server/status/fixtures/request-path-quoting.json): sent to a server one at a time in order,
+ * each answer reduced to what is compared. tools/reference/record-answers.ts records a fixture's
+ * answers from kube-apiserver and shows where capstan answers otherwise.
+ */
+import type { HttpResult } from './server';
+import { retryUntil } from './wait-for';
+
+export interface Step {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  /** Text sent as it is (a `\ud800` in JSON text is an escape the server decodes). */
+  readonly body?: string;
+  /** Bytes that are not UTF-8. */
+  readonly bodyBase64?: string;
+  readonly contentType?: string;
+  readonly setup?: boolean;
+  /** A setup step asked again until it answers 200 (a custom resource's endpoints come up a moment later). */
+  readonly retry?: boolean;
+  /** `status`: the answer's status only; `warnings`: the Warning headers it sent, not its body. */
+  readonly only?: 'status' | 'warnings';
+  readonly code: number;
+  readonly answer?: unknown;
+}
+
+export interface Answer {
+  readonly code: number;
+  readonly answer: unknown;
+}
+
+type Requester = (
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string> },
+) => Promise<HttpResult>;
+
+/** Sends the steps in order, one at a time (the setup steps make what the later ones read), answers by step name. */
+export async function sendSteps(request: Requester, steps: readonly Step[]): Promise<Map<string, Answer>> {
+  const answers = new Map<string, Answer>();
+  for (const step of steps) {
+    const body = step.bodyBase64 !== undefined ? Buffer.from(step.bodyBase64, 'base64') : step.body;
+    const headers: Record<string, string> =
+      body === undefined ? {} : { 'content-type': step.contentType ?? 'application/json' };
+    const ask = () => request(step.method, step.path, { body, headers });
+    const reply = step.retry ? await retryUntil(ask, (answer) => answer.status === 200, 60_000) : await ask();
+    let parsed: unknown;
+    try {
+      parsed = reply.json();
+    } catch {
+      parsed = reply.body;
+    }
+    const warnings = reply.headers.warning;
+    answers.set(step.name, {
+      code: reply.status,
+      answer:
+        step.only === 'status'
+          ? (parsed as { status?: unknown }).status
+          : step.only === 'warnings'
+            ? [warnings ?? []].flat()
+            : parsed,
+    });
+  }
+  return answers;
+}
+
+/**
+ * The stored object's metadata, which a patch's message prints: its uid, version and time differ
+ * between two servers, and the order of its members is the storage's, not what is checked here.
+ */
+const STORED_METADATA = /\\"metadata\\":\{[^{}]*\}/g;
+
+/** An answer as compared: a list by the names it holds, volatile members of a printed object masked. */
+export function comparable(answer: unknown): unknown {
+  if (typeof answer === 'string') return answer.replace(STORED_METADATA, '\\"metadata\\":{…}');
+  if (Array.isArray(answer)) return answer.map(comparable);
+  if (typeof answer !== 'object' || answer === null) return answer;
+  const record = answer as Record<string, unknown>;
+  if (Array.isArray(record.items))
+    return {
+      kind: record.kind,
+      names: record.items.map((item: { metadata?: { name?: string } }) => item.metadata?.name),
+    };
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, comparable(value)]));
+}

@@ -1,0 +1,97 @@
+/**
+ * `node dist/tools/reference/record-answers.js <steps.json> [--write]`: sends a fixture's steps
+ * (test/helpers/recorded-steps.ts) to kube-apiserver and to capstan side by side and prints each
+ * step they answer differently, as code and answer reduced to what the fixture's tests compare.
+ * With `--write`, the reference's codes and answers are written into the file: how the fixtures
+ * of the reference's answers are recorded and re-recorded (steps may be written without them).
+ *
+ * Both run on one etcd started here, under their own prefixes, from an empty store; the reference
+ * built by build-kube-apiserver.sh, capstan from dist/. Neither runs the ServiceAccount admission
+ * plugin: with no controller manager, no namespace has its `default` ServiceAccount.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { startEtcd } from '../../test/helpers/etcd';
+import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
+import { startServer } from '../../test/helpers/server';
+import { comparable, sendSteps, type Step } from '../../test/helpers/recorded-steps';
+
+const FLAGS = ['--disable-admission-plugins=ServiceAccount'];
+
+/** What differs between any two servers, or two runs of one: times, uids, versions, certificate digests. */
+const VOLATILE: readonly (readonly [RegExp, string])[] = [
+  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
+  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
+  [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+];
+
+/** An answer with its volatile values masked, each resourceVersion too. */
+function withoutVolatile(answer: unknown): unknown {
+  if (typeof answer === 'string')
+    return VOLATILE.reduce((text, [pattern, mask]) => text.replace(pattern, mask), answer);
+  if (Array.isArray(answer)) return answer.map(withoutVolatile);
+  if (typeof answer !== 'object' || answer === null) return answer;
+  return Object.fromEntries(
+    Object.entries(answer).map(([key, value]) => [
+      key,
+      key === 'resourceVersion' ? '<version>' : withoutVolatile(value),
+    ]),
+  );
+}
+
+async function main(file: string, write: boolean): Promise<number> {
+  const steps = JSON.parse(readFileSync(file, 'utf8')) as Step[];
+  const etcd = await startEtcd();
+  try {
+    const reference = await startReferenceApiserver({ etcdServers: etcd.endpoints, flags: FLAGS });
+    const capstan = await startServer({ etcdServers: etcd.endpoints, etcdPrefix: '/capstan', flags: FLAGS });
+    try {
+      const theirs = await sendSteps(reference.request, steps);
+      const ours = await sendSteps(capstan.request, steps);
+      let differences = 0;
+      for (const step of steps) {
+        const expected = theirs.get(step.name);
+        const actual = ours.get(step.name);
+        const shown = (answer: typeof actual) =>
+          step.setup
+            ? { code: answer?.code }
+            : { code: answer?.code, answer: withoutVolatile(comparable(answer?.answer)) };
+        if (isDeepStrictEqual(shown(expected), shown(actual))) continue;
+        differences++;
+        console.log(`differs: ${step.name} (${step.method} ${step.path})`);
+        console.log(`  reference: ${JSON.stringify(shown(expected))}`);
+        console.log(`  capstan:   ${JSON.stringify(shown(actual))}`);
+      }
+      console.log(`${steps.length} steps, ${differences} answered differently`);
+      if (write) {
+        const recorded = steps.map((step) => {
+          const { code: _code, answer: _answer, ...request } = step;
+          const reply = theirs.get(step.name);
+          return step.setup
+            ? { ...request, code: reply?.code }
+            : { ...request, code: reply?.code, answer: reply?.answer };
+        });
+        writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
+      }
+      return differences === 0 ? 0 : 1;
+    } finally {
+      await capstan.stop();
+      await reference.stop();
+    }
+  } finally {
+    await etcd.stop();
+  }
+}
+
+const [file, ...options] = process.argv.slice(2);
+if (file === undefined || options.some((option) => option !== '--write')) {
+  console.error('usage: record-answers.js <steps.json> [--write]');
+  process.exit(2);
+}
+main(file, options.includes('--write')).then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -63,3 +63,10 @@ export function goInt64OfFloat(value: number): bigint {
   if (Number.isNaN(value) || value < -TWO_TO_63 || value >= TWO_TO_63) return -(2n ** 63n);
   return BigInt(Math.trunc(value));
 }
+
+/** strconv.ParseInt(text, 10, 64): an optional sign and decimal digits only, within int64; else undefined. */
+export function goParseInt64(text: string): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value >= -(2n ** 63n) && value < 2n ** 63n ? value : undefined;
+}

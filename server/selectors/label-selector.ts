@@ -1,15 +1,17 @@
 /**
  * Label selectors in the reference's string syntax: `a=b`, `a==b`, `a!=b`, `a in (x,y)`,
- * `a notin (x)`, `a` (exists), `!a` (does not exist), joined by `,`. Written by hand because no
+ * `a notin (x)`, `a` (exists), `!a` (does not exist), `a>1` and `a<1` (the label read as an
+ * integer), joined by `,`. Written by hand because no
  * npm package parses this syntax; the lexer and parser follow the reference's step by step, so
  * that odd input (other spaces, a NUL, `<`) fails where and with the words it fails there, and
  * values print as Go's `%q` quotes them.
  */
 import type { KubeObject } from '../../api/objects';
+import { goParseInt64 } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
 import { isQualifiedName, isValidLabelValue } from '../validation/names';
 
-export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!';
+export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
 export interface LabelRequirement {
   readonly key: string;
@@ -98,11 +100,11 @@ function checkKey(key: string): void {
 }
 
 /** The reference's NewRequirement checks of the values, every error at once (values are sorted by then). */
-function checkValues(key: string, operator: LabelOperator | 'gt' | 'lt', values: readonly string[]): void {
+function checkValues(key: string, operator: LabelOperator, values: readonly string[]): void {
   const problems: string[] = [];
   if (operator === 'gt' || operator === 'lt') {
     values.forEach((value, index) => {
-      if (!/^[+-]?\d+$/.test(value))
+      if (goParseInt64(value) === undefined)
         problems.push(
           `values[${index}]: Invalid value: ${goQuote(value)}: for 'Gt', 'Lt' operators, the value must be an integer`,
         );
@@ -116,7 +118,7 @@ function checkValues(key: string, operator: LabelOperator | 'gt' | 'lt', values:
   if (problems.length > 0) throw new RequirementError(aggregate(problems));
 }
 
-const BINARY_OPERATORS: Readonly<Record<string, LabelOperator | 'gt' | 'lt'>> = {
+const BINARY_OPERATORS: Readonly<Record<string, LabelOperator>> = {
   in: 'in',
   notin: 'notin',
   '=': '=',
@@ -128,8 +130,7 @@ const BINARY_OPERATORS: Readonly<Record<string, LabelOperator | 'gt' | 'lt'>> = 
 
 /**
  * Parses a label selector as the reference's parser does, with its error texts; the empty
- * string selects everything (no requirements). The reference's `gt` and `lt` (`a>1`) parse
- * and are checked, then refused: no requirement here compares numbers.
+ * string selects everything (no requirements).
  */
 export function parseLabelSelector(input: string): LabelRequirement[] {
   const tokens = tokenize(input);
@@ -201,8 +202,6 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
       throw new RequirementError(`found '${operatorToken.text}', expected: in, notin, =, ==, !=, gt, lt`);
     const values = (operator === 'in' || operator === 'notin' ? parseValueSet() : parseExactValue()).sort();
     checkValues(key, operator, values);
-    if (operator === 'gt' || operator === 'lt')
-      throw new SelectorParseError(`the label selector operator ${operator} is not supported`);
     return { key, operator, values };
   };
 
@@ -246,7 +245,18 @@ export function labelRequirementMatches(
       return has;
     case '!':
       return !has;
+    case 'gt':
+    case 'lt':
+      return has && comparesAsIntegers(requirement.operator, value as string, requirement.values);
   }
+}
+
+/** The reference's Gt and Lt: false when the label is not an integer, else its comparison with the one value. */
+function comparesAsIntegers(operator: 'gt' | 'lt', label: string, values: readonly string[]): boolean {
+  const labelValue = goParseInt64(label);
+  const wanted = values.length === 1 ? goParseInt64(values[0]) : undefined;
+  if (labelValue === undefined || wanted === undefined) return false;
+  return operator === 'gt' ? labelValue > wanted : labelValue < wanted;
 }
 
 export function matchesLabels(requirements: readonly LabelRequirement[], object: KubeObject): boolean {

@@ -10,7 +10,7 @@
  * (the flag-configured webhook) or deny.
  */
 import type { FieldRequirement } from '../../selectors/field-selector';
-import type { LabelRequirement } from '../../selectors/label-selector';
+import type { LabelOperator, LabelRequirement } from '../../selectors/label-selector';
 import type { Attributes, AuthorizationResult, Authorizer } from '../types';
 import type { PostDestination } from '../../webhook-client/post-json';
 import { AUTH_WEBHOOK_INITIAL_DELAY_MS, postOnce, retryTransient } from '../../webhook-client/backoff';
@@ -52,25 +52,29 @@ function selectorRequirements(
       })),
     };
   }
-  if (labels !== undefined && labels.length > 0) {
-    const operators: Record<string, string> = {
-      '=': 'In',
-      in: 'In',
-      '!=': 'NotIn',
-      notin: 'NotIn',
-      exists: 'Exists',
-      '!': 'DoesNotExist',
-    };
+  // A review's requirements have no Gt or Lt: the reference leaves those out, which asks about
+  // as much or more than the request selects (requirements are AND'd).
+  const expressible = (labels ?? []).filter(({ operator }) => LABEL_OPERATORS[operator] !== undefined);
+  if (expressible.length > 0) {
     out.labelSelector = {
-      requirements: labels.map(({ key, operator, values }) => ({
+      requirements: expressible.map(({ key, operator, values }) => ({
         key,
-        operator: operators[operator],
+        operator: LABEL_OPERATORS[operator],
         ...(values.length > 0 ? { values } : {}),
       })),
     };
   }
   return out;
 }
+
+const LABEL_OPERATORS: Readonly<Partial<Record<LabelOperator, string>>> = {
+  '=': 'In',
+  in: 'In',
+  '!=': 'NotIn',
+  notin: 'NotIn',
+  exists: 'Exists',
+  '!': 'DoesNotExist',
+};
 
 /** The review the reference sends for these attributes. */
 export function reviewFor(attributes: Attributes, version: 'v1' | 'v1beta1'): SubjectAccessReview {

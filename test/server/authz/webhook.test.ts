@@ -108,6 +108,25 @@ describe('the webhook authorizer', () => {
     expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/p'))).toEqual(NO_OPINION);
   });
 
+  it('leaves Gt and Lt label requirements out of the review, and the selector when only they were asked', async () => {
+    const authorizer = webhookAuthorizer(options());
+    const resourceAttributes = async (labelSelector: string) => {
+      await authorizer.authorize(
+        attributesOf(
+          alice,
+          'GET',
+          '/api/v1/namespaces/ns/configmaps',
+          `labelSelector=${encodeURIComponent(labelSelector)}`,
+        ),
+      );
+      return (webhook.reviews.at(-1)?.spec as { resourceAttributes?: Record<string, unknown> }).resourceAttributes;
+    };
+    expect((await resourceAttributes('n>5,app=web,m<2'))?.labelSelector).toEqual({
+      requirements: [{ key: 'app', operator: 'In', values: ['web'] }],
+    });
+    expect(await resourceAttributes('n>5')).not.toHaveProperty('labelSelector');
+  });
+
   it('sends v1beta1 with `group` and non-resource attributes', async () => {
     const authorizer = webhookAuthorizer(options({ version: 'v1beta1' }));
     expect((await authorizer.authorize(attributesOf(alice, 'GET', '/logs'))).decision).toBe('allow');

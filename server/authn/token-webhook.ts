@@ -47,7 +47,7 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
     const review = {
       apiVersion,
       kind: 'TokenReview',
-      metadata: { creationTimestamp: null },
+      metadata: {},
       spec: { token, ...(wanted.length > 0 ? { audiences: wanted } : {}) },
       status: {},
     };

@@ -16,7 +16,8 @@ export const TOKEN_REVIEW_VERSION = 'authentication.k8s.io/v1';
 
 export interface TokenReviewStatus {
   authenticated?: boolean;
-  user?: UserInfoObject;
+  /** `{}` when no user authenticated: Go writes the empty struct. */
+  user?: UserInfoObject | Record<string, never>;
   audiences?: string[];
   error?: string;
 }
@@ -56,14 +57,15 @@ export async function tokenReview(input: TokenReviewInput): Promise<TokenReview>
   const review: TokenReview = {
     kind: 'TokenReview',
     apiVersion: TOKEN_REVIEW_VERSION,
-    metadata: { ...metadata, creationTimestamp: null },
+    metadata,
     spec,
     status: {},
   };
 
   const result = (await input.tokens.authenticateToken(spec.token, audiences)) ?? { error: INVALID_BEARER_TOKEN };
   if ('error' in result) {
-    review.status = { authenticated: false, error: result.error };
+    // Go's JSON of the status: `authenticated: false` is left out, the user (a struct) is not.
+    review.status = { user: {}, error: result.error };
     return review;
   }
   const matched = result.audiences ?? [];

@@ -8,6 +8,7 @@
  */
 import type { UserInfo } from '../../api/user-info';
 import type { KubeObject } from '../../api/objects';
+import { inGoObjectMetaOrder } from '../../api/object-meta-order';
 import { parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
 import { parseLabelSelector, type LabelOperator, type LabelRequirement } from '../selectors/label-selector';
 import { badRequest, invalid as invalidObject } from '../status/catalogue';
@@ -95,6 +96,44 @@ function attributeErrors(spec: ReviewSpec): FieldError[] {
   return [];
 }
 
+/** ObjectMeta's pointer members, which are set even when they point at a zero. */
+const POINTER_MEMBERS: ReadonlySet<string> = new Set(['deletionTimestamp', 'deletionGracePeriodSeconds']);
+
+/** Whether a decoded member is its Go type's zero (apiequality.Semantic: an empty map or list is as nil). */
+function isGoZero(member: string, value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (POINTER_MEMBERS.has(member)) return false;
+  if (value === '' || value === 0 || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+/**
+ * The reference's check that a review's metadata holds nothing but its field manager's entries
+ * (and for a LocalSubjectAccessReview its namespace): reviews are questions, not objects with
+ * names. The metadata prints as Go's JSON of ObjectMeta: zero members left out, maps sorted.
+ */
+function metadataErrors(review: KubeObject, except: 'namespace' | undefined): FieldError[] {
+  const metadata = (review.metadata ?? {}) as Record<string, unknown>;
+  const set = Object.entries(metadata).filter(([member, value]) => !isGoZero(member, value));
+  if (set.every(([member]) => member === 'managedFields' || member === except)) return [];
+  const printed = Object.fromEntries(
+    set.map(([member, value]) => [member, member === 'labels' || member === 'annotations' ? sortedMap(value) : value]),
+  );
+  return [
+    invalid(
+      FieldPath.root('metadata'),
+      inGoObjectMetaOrder(printed as KubeObject['metadata']),
+      except === undefined ? 'must be empty' : `must be empty except for ${except}`,
+    ),
+  ];
+}
+
+function sortedMap(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 const LABEL_OPERATORS: Readonly<Record<string, LabelOperator>> = {
   In: 'in',
   NotIn: 'notin',
@@ -165,10 +204,14 @@ async function decide(authorizer: Authorizer, attributes: Attributes): Promise<A
   }
 }
 
-function answered(review: KubeObject, status: AccessReviewStatus | object): KubeObject {
+/** The review with its status, and its metadata as Go writes the typed struct: zero members left out. */
+function answered(review: KubeObject, status: AccessReviewStatus): KubeObject {
+  const metadata = Object.entries((review.metadata ?? {}) as Record<string, unknown>);
   return {
     ...review,
-    metadata: { ...(review.metadata ?? {}), creationTimestamp: null } as KubeObject['metadata'],
+    metadata: Object.fromEntries(
+      metadata.filter(([member, value]) => !isGoZero(member, value)),
+    ) as KubeObject['metadata'],
     status,
   };
 }
@@ -185,11 +228,11 @@ export async function subjectAccessReview(review: KubeObject, authorizer: Author
       invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'),
     );
   }
-  rejectInvalid(errors);
+  rejectInvalid([...errors, ...metadataErrors(review, undefined)]);
   return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
 }
 
-/** `namespace` is the one in the request's path, which the review must name too. */
+/** `namespace` is the one in the request's path, which the handler made the review's own. */
 export async function localSubjectAccessReview(
   review: KubeObject,
   namespace: string,
@@ -210,11 +253,7 @@ export async function localSubjectAccessReview(
       invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'),
     );
   }
-  const reviewNamespace = review.metadata?.namespace ?? '';
-  if (reviewNamespace !== '' && reviewNamespace !== namespace)
-    errors.push(
-      invalid(FieldPath.root('metadata', 'namespace'), reviewNamespace, 'must match the namespace of the request'),
-    );
+  errors.push(...metadataErrors(review, 'namespace'));
   if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== namespace) {
     errors.push(
       invalid(
@@ -235,7 +274,7 @@ export async function selfSubjectAccessReview(
   authorizer: Authorizer,
 ): Promise<KubeObject> {
   const spec = specOf(review);
-  rejectInvalid(attributeErrors(spec));
+  rejectInvalid([...attributeErrors(spec), ...metadataErrors(review, undefined)]);
   return answered(review, await decide(authorizer, reviewAttributes(spec, requester)));
 }
 
@@ -246,10 +285,18 @@ export async function selfSubjectRulesReview(
 ): Promise<KubeObject> {
   const namespace = ((review.spec as { namespace?: string } | undefined) ?? {}).namespace ?? '';
   if (namespace === '') throw badRequest('no namespace on request');
+  // The answer is a new review holding only the rules, as the reference's: nothing of the question.
+  const rulesReview = (status: object): KubeObject => ({
+    apiVersion: review.apiVersion,
+    kind: review.kind,
+    metadata: {} as KubeObject['metadata'],
+    spec: {},
+    status,
+  });
   if (authorizer.rulesFor === undefined)
-    return answered(review, { resourceRules: [], nonResourceRules: [], incomplete: true });
+    return rulesReview({ resourceRules: [], nonResourceRules: [], incomplete: true });
   const rules = await authorizer.rulesFor(requester, namespace);
-  return answered(review, {
+  return rulesReview({
     resourceRules: rules.resourceRules,
     nonResourceRules: rules.nonResourceRules,
     incomplete: rules.incomplete,

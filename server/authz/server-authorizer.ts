@@ -10,5 +10,7 @@ import type { Authorizer } from './types';
 import { union } from './union';
 
 export function serverAuthorizer(chain: readonly Authorizer[] = []): Authorizer {
-  return union([systemMastersAuthorizer(), ...chain]);
+  // `system:masters` decides but lists no rules: a SelfSubjectRulesReview lists the configured
+  // modes' rules only, as the reference's rule resolvers are those modes.
+  return { authorize: union([systemMastersAuthorizer(), ...chain]).authorize, rulesFor: union(chain).rulesFor };
 }

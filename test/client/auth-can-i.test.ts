@@ -3,6 +3,7 @@
  * describes, for users bound through each kind of binding and for a service account, under the
  * default RBAC mode with the bootstrap policy.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { canI, forbidden, kubectlAs, type Kubectl } from './auth-can-i-identities';
 import { startServer, type TestServer } from '../helpers/server';
 import { retryUntil } from '../helpers/wait-for';
@@ -164,6 +165,26 @@ describe('kubectl auth can-i under RBAC', () => {
     expect(list.stdout).toMatch(/^\s+\[\/healthz\]\s+\[\]\s+\[get\]$/m);
     const elsewhere = await alice(['auth', 'can-i', '--list', '-n', 'default']);
     expect(elsewhere.stdout).not.toMatch(/^configmaps\s/m);
+  });
+
+  it("a SelfSubjectRulesReview answers a new review of the caller's rules: nothing of the question, no rule twice", async () => {
+    const answer = await server.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', {
+      body: JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectRulesReview',
+        metadata: { name: 'x', labels: { a: 'b' } },
+        spec: { namespace: 'default' },
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(201);
+    const review = answer.json<{ metadata: unknown; spec: unknown; status: { resourceRules: unknown[] } }>();
+    expect({ metadata: review.metadata, spec: review.spec }).toEqual({ metadata: {}, spec: {} });
+    // The admin's everything comes from RBAC's cluster-admin binding only: system:masters lists no rules.
+    const everything = review.status.resourceRules.filter((rule) =>
+      isDeepStrictEqual(rule, { verbs: ['*'], apiGroups: ['*'], resources: ['*'] }),
+    );
+    expect(everything).toHaveLength(1);
   });
 
   it('SubjectAccessReview and LocalSubjectAccessReview answer for other users over HTTP, in JSON', async () => {

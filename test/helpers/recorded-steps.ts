@@ -21,6 +21,8 @@ export interface Step {
   readonly retry?: boolean;
   /** `status`: the answer's status only; `warnings`: the Warning headers it sent, not its body. */
   readonly only?: 'status' | 'warnings';
+  /** The answer holds what differs between any two runs (a time, a uid): compared with those masked. */
+  readonly volatile?: boolean;
   readonly code: number;
   readonly answer?: unknown;
 }
@@ -83,4 +85,25 @@ export function comparable(answer: unknown): unknown {
       names: record.items.map((item: { metadata?: { name?: string } }) => item.metadata?.name),
     };
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, comparable(value)]));
+}
+
+/** What differs between any two servers, or two runs of one: times, uids, certificate digests. */
+const VOLATILE: readonly (readonly [RegExp, string])[] = [
+  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
+  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
+  [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+];
+
+/** An answer with its volatile values masked, every resourceVersion too. */
+export function withoutVolatile(answer: unknown): unknown {
+  if (typeof answer === 'string')
+    return VOLATILE.reduce((text, [pattern, mask]) => text.replace(pattern, mask), answer);
+  if (Array.isArray(answer)) return answer.map(withoutVolatile);
+  if (typeof answer !== 'object' || answer === null) return answer;
+  return Object.fromEntries(
+    Object.entries(answer).map(([key, value]) => [
+      key,
+      key === 'resourceVersion' ? '<version>' : withoutVolatile(value),
+    ]),
+  );
 }

@@ -14,30 +14,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { startEtcd } from '../../test/helpers/etcd';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer } from '../../test/helpers/server';
-import { comparable, sendSteps, type Step } from '../../test/helpers/recorded-steps';
+import { comparable, sendSteps, withoutVolatile, type Step } from '../../test/helpers/recorded-steps';
 
 const FLAGS = ['--disable-admission-plugins=ServiceAccount'];
-
-/** What differs between any two servers, or two runs of one: times, uids, versions, certificate digests. */
-const VOLATILE: readonly (readonly [RegExp, string])[] = [
-  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
-  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
-  [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
-];
-
-/** An answer with its volatile values masked, each resourceVersion too. */
-function withoutVolatile(answer: unknown): unknown {
-  if (typeof answer === 'string')
-    return VOLATILE.reduce((text, [pattern, mask]) => text.replace(pattern, mask), answer);
-  if (Array.isArray(answer)) return answer.map(withoutVolatile);
-  if (typeof answer !== 'object' || answer === null) return answer;
-  return Object.fromEntries(
-    Object.entries(answer).map(([key, value]) => [
-      key,
-      key === 'resourceVersion' ? '<version>' : withoutVolatile(value),
-    ]),
-  );
-}
 
 async function main(file: string, write: boolean): Promise<number> {
   const steps = JSON.parse(readFileSync(file, 'utf8')) as Step[];

@@ -34,6 +34,20 @@ export function fillCreateMetadata(object: KubeObject, now: Date): void {
 }
 
 /**
+ * What a create's handler clears of what the client sent, before admission or the field manager
+ * reads it (the reference's WipeObjectMetaSystemFields): for a kind stored nowhere, which
+ * fillCreateMetadata never sees.
+ */
+export function wipeSystemMetadata(object: KubeObject): void {
+  const meta = object.metadata;
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+/**
  * Update: what the stored object keeps whatever the client sent (the reference's BeforeUpdate).
  * An absent uid is the stored one; a different one stays, for validation to refuse it (the uid
  * is immutable): taking the stored one would let a write meant for another object land.

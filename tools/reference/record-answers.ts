@@ -1,29 +1,33 @@
 /**
  * `node dist/tools/reference/record-answers.js <steps.json> [--write]`: sends a fixture's steps
- * (test/helpers/recorded-steps.ts) to kube-apiserver and to capstan side by side and prints each
+ * (test/helpers/recorded-answers.ts) to kube-apiserver and to capstan side by side and prints each
  * step they answer differently, as code and answer reduced to what the fixture's tests compare.
  * With `--write`, the reference's codes and answers are written into the file: how the fixtures
  * of the reference's answers are recorded and re-recorded (steps may be written without them).
  *
- * Both run on one etcd started here, under their own prefixes, from an empty store; the reference
- * built by build-kube-apiserver.sh, capstan from dist/. Neither runs the ServiceAccount admission
- * plugin: with no controller manager, no namespace has its `default` ServiceAccount.
+ * Each runs on an etcd of its own started here, from an empty store; the reference
+ * built by build-kube-apiserver.sh, capstan from dist/, both with RECORDING_FLAGS.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { startEtcd } from '../../test/helpers/etcd';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer } from '../../test/helpers/server';
-import { comparable, sendSteps, withoutVolatile, type Step } from '../../test/helpers/recorded-steps';
-
-const FLAGS = ['--disable-admission-plugins=ServiceAccount'];
+import {
+  comparable,
+  RECORDING_FLAGS,
+  sendSteps,
+  withoutVolatile,
+  type Step,
+} from '../../test/helpers/recorded-answers';
 
 async function main(file: string, write: boolean): Promise<number> {
   const steps = JSON.parse(readFileSync(file, 'utf8')) as Step[];
-  const etcd = await startEtcd();
+  // An etcd each, both under the default prefix: storage keys in messages are then the same.
+  const etcds = [await startEtcd(), await startEtcd()];
   try {
-    const reference = await startReferenceApiserver({ etcdServers: etcd.endpoints, flags: FLAGS });
-    const capstan = await startServer({ etcdServers: etcd.endpoints, etcdPrefix: '/capstan', flags: FLAGS });
+    const reference = await startReferenceApiserver({ etcdServers: etcds[0].endpoints, flags: RECORDING_FLAGS });
+    const capstan = await startServer({ etcdServers: etcds[1].endpoints, flags: RECORDING_FLAGS });
     try {
       const theirs = await sendSteps(reference.request, steps);
       const ours = await sendSteps(capstan.request, steps);
@@ -58,7 +62,7 @@ async function main(file: string, write: boolean): Promise<number> {
       await reference.stop();
     }
   } finally {
-    await etcd.stop();
+    await Promise.all(etcds.map((etcd) => etcd.stop()));
   }
 }
 

@@ -6,6 +6,6 @@
  * (fixtures/review-metadata.json, tools/reference/record-answers.ts).
  */
 import { join } from 'node:path';
-import { testRecordedSteps } from '../../helpers/recorded-steps-suite';
+import { testRecordedAnswers } from '../../helpers/recorded-answers-suite';
 
-testRecordedSteps(join(__dirname, 'fixtures', 'review-metadata.json'));
+testRecordedAnswers(join(__dirname, 'fixtures', 'review-metadata.json'));

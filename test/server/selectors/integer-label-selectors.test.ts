@@ -4,6 +4,6 @@
  * label that is not an int64 matches neither, values are checked as integers and as label values.
  */
 import { join } from 'node:path';
-import { testRecordedSteps } from '../../helpers/recorded-steps-suite';
+import { testRecordedAnswers } from '../../helpers/recorded-answers-suite';
 
-testRecordedSteps(join(__dirname, 'fixtures', 'integer-label-selectors.json'));
+testRecordedAnswers(join(__dirname, 'fixtures', 'integer-label-selectors.json'));

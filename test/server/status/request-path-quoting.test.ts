@@ -15,6 +15,6 @@
  * names they hold, the rest the whole answer.
  */
 import { join } from 'node:path';
-import { testRecordedSteps } from '../../helpers/recorded-steps-suite';
+import { testRecordedAnswers } from '../../helpers/recorded-answers-suite';
 
-testRecordedSteps(join(__dirname, 'fixtures', 'request-path-quoting.json'));
+testRecordedAnswers(join(__dirname, 'fixtures', 'request-path-quoting.json'));

@@ -1,19 +1,19 @@
 /**
- * The tests of a fixture of the reference's answers (test/helpers/recorded-steps.ts): its steps
- * sent to an in-process capstan in order, each setup step's code and each other step's answer
+ * The tests of a fixture of the reference's answers (test/helpers/recorded-answers.ts): its steps
+ * sent to an in-process capstan (with the flags they were recorded with) in order, each setup step's code and each other step's answer
  * compared with what the reference answered (times and uids masked in a step marked volatile).
  */
 import { readFileSync } from 'node:fs';
 import { startInProcessServer, type InProcessServer } from './in-process-server';
-import { comparable, sendSteps, withoutVolatile, type Answer, type Step } from './recorded-steps';
+import { comparable, RECORDING_FLAGS, sendSteps, withoutVolatile, type Answer, type Step } from './recorded-answers';
 
-export function testRecordedSteps(fixture: string): void {
+export function testRecordedAnswers(fixture: string): void {
   const steps = JSON.parse(readFileSync(fixture, 'utf8')) as Step[];
   let server: InProcessServer;
   let answers = new Map<string, Answer>();
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    server = await startInProcessServer(RECORDING_FLAGS);
     answers = await sendSteps(server.request, steps);
   }, 180_000);
   afterAll(() => server?.stop());

@@ -7,6 +7,12 @@
 import type { HttpResult } from './server';
 import { retryUntil } from './wait-for';
 
+/**
+ * The flags both servers run with, recording and replaying: no ServiceAccount admission plugin,
+ * since with no controller manager no namespace has its `default` ServiceAccount.
+ */
+export const RECORDING_FLAGS: readonly string[] = ['--disable-admission-plugins=ServiceAccount'];
+
 export interface Step {
   readonly name: string;
   readonly method: string;
@@ -92,6 +98,8 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
   [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+  // A resourceVersion printed in a message, in quoted JSON (at any depth of escapes) or as text.
+  [/(resourceVersion\\*"?:\s*\\*"?|current: |ResourceVersion in record \()\d+/g, '$1<version>'],
 ];
 
 /** An answer with its volatile values masked, every resourceVersion too. */

@@ -228,11 +228,14 @@ function parseMapPatch(
 const mergePatch: PatchType = {
   // Validating fields, the reference decodes the patch itself first ("error decoding patch");
   // ignoring them, only the merge library reads it, and says no more of its syntax than this.
-  parse: (body, { fieldValidation }) =>
-    parseMapPatch(body, (goError, cause) => {
+  parse: (body, { fieldValidation }) => {
+    // `null` decodes (as no map), then the merge library refuses it as no patch at all.
+    if (body.toString('utf8').trim() === 'null') throw badRequest('Invalid JSON Patch');
+    return parseMapPatch(body, (goError, cause) => {
       if (fieldValidation !== 'Ignore') return `error decoding patch: ${goError}`;
       return cause === 'syntax' ? 'Invalid JSON Patch' : goError;
-    }),
+    });
+  },
   apply: (current, patch) => applyMergePatch(current, patch),
   shown: (patch, patched) => goMarshalPatched(withGoMetadataOrder(patched), openedByMerge(patch)),
   strictProblems: (body) => mapPatchStrictProblems(body.toString('utf8')),

@@ -26,6 +26,8 @@ import type { Authorizer } from '../authz/types';
 import { negotiateResponse, servedSerializers } from '../responsewriters/respond';
 import { producedMediaTypes } from '../codec/media-type';
 import { restfulRouteRefusal } from '../codec/route-accept';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
+import { acceptedPatchTypes } from './patch-types';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
 import { getHandler } from './get';
@@ -276,6 +278,13 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     return byRoute.get(key);
   };
 
+  // Every PATCH route declares the patch types (strategic merge whatever the kind): another
+  // Content-Type is the router's 415, before the handler's own check of what the kind takes.
+  const patchRouteConsumes = acceptedPatchTypes({
+    strategic: true,
+    cbor: (options.representations ?? DEFAULT_REPRESENTATION_SETTINGS).cbor,
+  });
+
   return (req: Request, res: Response, next: NextFunction) => {
     const info = req.requestInfo;
     if (!info?.isResourceRequest) return next();
@@ -290,7 +299,17 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       return next(methodNotAllowed());
     }
     const produces = routeProducesOf(type, info);
-    const refusal = produces && restfulRouteRefusal({ method: req.method, accept: req.headers.accept }, { produces });
+    const patch = req.method === 'PATCH';
+    const refusal =
+      produces &&
+      restfulRouteRefusal(
+        {
+          method: req.method,
+          contentType: patch ? req.headers['content-type'] : undefined,
+          accept: req.headers.accept,
+        },
+        { produces, consumes: patch ? patchRouteConsumes : undefined },
+      );
     if (refusal) {
       req.resume();
       return next(refusal);

@@ -7,22 +7,35 @@ import { ObjectError } from '../errors';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 
+/** Go's strconv.ParseUint(text, 10, 64): the number, or the words of its refusal. */
+function parseUint64(text: string): bigint | string {
+  const problem = !/^[0-9]+$/.test(text) ? 'invalid syntax' : BigInt(text) > MAX_UINT64 ? 'value out of range' : '';
+  return problem === '' ? BigInt(text) : `strconv.ParseUint: parsing ${goQuote(text)}: ${problem}`;
+}
+
 /** The revision a resourceVersion names; 0 for "" and "0". Throws BadRequest when it is not one. */
 export function parseResourceVersion(resourceVersion: string | undefined): number {
   if (resourceVersion === undefined || resourceVersion === '' || resourceVersion === '0') return 0;
-  const problem = !/^[0-9]+$/.test(resourceVersion)
-    ? 'invalid syntax'
-    : BigInt(resourceVersion) > MAX_UINT64
-      ? 'value out of range'
-      : undefined;
-  if (problem !== undefined) {
-    const quoted = goQuote(resourceVersion);
+  const parsed = parseUint64(resourceVersion);
+  if (typeof parsed === 'string') {
     throw new ObjectError(
       'BadRequest',
-      `invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${problem}`,
+      `invalid resource version: resourceVersion: Invalid value: ${goQuote(resourceVersion)}: ${parsed}`,
     );
   }
   return Number(resourceVersion);
+}
+
+/**
+ * The revision an object's own resourceVersion names, as an update's precondition: 0 (none,
+ * whatever is current) when absent or any spelling of zero, and read as a number, so `007` is
+ * revision 7. Text that is no number is BadRequest in ParseUint's words (the reference's 500).
+ */
+export function objectResourceVersion(resourceVersion: string | undefined): bigint {
+  if (resourceVersion === undefined || resourceVersion === '') return 0n;
+  const parsed = parseUint64(resourceVersion);
+  if (typeof parsed === 'string') throw new ObjectError('BadRequest', parsed);
+  return parsed;
 }
 
 /**

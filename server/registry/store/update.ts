@@ -7,8 +7,9 @@
  *   1. the new object from the current one (the caller's: a body, a patch, an apply), in the
  *      storage version with the kind's defaults
  *   2. mutating admission (UPDATE)
- *   3. preconditions: a resourceVersion the object carries must be the current one (409); none
- *      at all is refused for kinds that take no unconditional update (422)
+ *   3. preconditions: a resourceVersion the object carries must be the current one, compared as
+ *      numbers (409; one that is no number is a 400); none, or zero, is refused for kinds that
+ *      take no unconditional update (422)
  *   4. system metadata kept from the stored object (uid when absent, creationTimestamp,
  *      deletion marks), then the strategy's prepareForUpdate / prepareForStatusUpdate, or
  *      finalize's own (the status is kept)
@@ -28,6 +29,7 @@
  */
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
+import { objectResourceVersion } from '../../../storage/objects/resource-version';
 import { copyJson } from '../../json/value';
 import { invalid, notFound, objectModified } from '../../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../../status/field-errors';
@@ -201,10 +203,11 @@ async function prepareUpdate(
     oldObject: current,
   });
   await scope.context.admission.admit(attributes);
-  // 3. The object's own resourceVersion is a precondition; none means "whatever is current".
-  const resourceVersion = object.metadata.resourceVersion;
-  if (resourceVersion !== undefined && resourceVersion !== '') {
-    if (resourceVersion !== current.metadata.resourceVersion) throw objectModified(groupResourceOf(scope.type), name);
+  // 3. The object's own resourceVersion is a precondition; none (or zero) means "whatever is current".
+  const resourceVersion = objectResourceVersion(object.metadata.resourceVersion);
+  if (resourceVersion !== 0n) {
+    if (resourceVersion !== BigInt(current.metadata.resourceVersion ?? '0'))
+      throw objectModified(groupResourceOf(scope.type), name);
   } else if (scope.type.requiresResourceVersionOnUpdate) {
     // The reference names the resource where a kind belongs here (`widgets.example.com`), and
     // the missing version as the number 0 it parsed.

@@ -345,9 +345,8 @@ describe('update and patch', () => {
     expect(failed.body.details?.causes).toBeUndefined();
     const unsupported = await call('PATCH', `${CM}/patched`, '{}', { 'content-type': 'text/plain' });
     expect(unsupported.status).toBe(415);
-    expect(unsupported.body.message).toMatch(
-      /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json/,
-    );
+    // No patch type at all: the router's refusal, before the handler's check of what the kind takes.
+    expect(unsupported.body.message).toBe('415: Unsupported Media Type');
     const missing = await call('PATCH', `${CM}/nowhere`, {}, { 'content-type': 'application/merge-patch+json' });
     expect(missing.status).toBe(404);
   });

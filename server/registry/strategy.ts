@@ -6,9 +6,10 @@
  * What the generic behaviour does, after the reference's per-kind strategies:
  * - create: with a status subresource, status is replaced by the kind's fresh status (most
  *   kinds: the empty status Go prints, e.g. `{}` or `{replicas: 0}`); kinds that track
- *   generation start at 1.
+ *   generation start at 1, the others keep the generation the client sent.
  * - update of the main resource: status is kept from the stored object; generation goes up
- *   by one when anything outside metadata and status changed.
+ *   by one when anything outside metadata and status changed, or, for a kind that does not
+ *   track it, stays the stored one.
  * - update of the status subresource: everything outside metadata and status is kept from the
  *   stored object, and so are generation and deletionTimestamp; the rest of metadata is the
  *   writer's, as most of the reference's status strategies let it through (a deployment
@@ -71,7 +72,7 @@ export interface KindBehaviour {
    * are dropped; absent keeps what the client sent (Nodes).
    */
   readonly initialStatus?: (object: KubeObject, featureEnabled: FeatureEnabled) => Record<string, unknown>;
-  /** Whether metadata.generation is kept (1 on create, +1 on spec changes). */
+  /** Whether metadata.generation is kept (1 on create, +1 on spec changes); else it is the client's on create, then stays. */
   readonly tracksGeneration?: boolean;
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
   readonly generationAlsoFollows?: (object: KubeObject) => unknown;
@@ -230,8 +231,9 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): B
     },
     prepareForCreate(object, context) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object, context.featureEnabled);
+      // A kind that does not track it keeps what the client sent, as the reference's (whose
+      // create never clears it).
       if (kind.tracksGeneration) object.metadata.generation = 1;
-      else delete object.metadata.generation;
       kind.prepareForCreate?.(object, context);
       kind.dropDisabledFields?.(object, undefined, context.featureEnabled);
     },
@@ -248,6 +250,9 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): B
             !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
         const oldGeneration = old.metadata.generation ?? 0;
         object.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;
+      } else if (old.metadata.generation !== undefined) {
+        // No client changes it: an update keeps the stored one (the reference's BeforeUpdate).
+        object.metadata.generation = old.metadata.generation;
       } else {
         delete object.metadata.generation;
       }

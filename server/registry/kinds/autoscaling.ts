@@ -82,7 +82,6 @@ export const autoscalingKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaultHorizontalPodAutoscaler,
       initialStatus: () => ({ desiredReplicas: 0 }),
-      tracksGeneration: true,
       dropDisabledFields: dropDisabledFieldsOf([CONFIGURABLE_TOLERANCE]),
       validate: validateHorizontalPodAutoscaler,
       validateUpdate: validateHorizontalPodAutoscalerUpdate,

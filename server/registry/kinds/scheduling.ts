@@ -15,6 +15,8 @@ export const schedulingKinds: readonly ResourceType[] = [
     shortNames: ['pc'],
     behaviour: {
       defaults: (priorityClass) => void fill(priorityClass as Json, 'preemptionPolicy', 'PreemptLowerPriority'),
+      // Generation 1 on create, then never bumped: the reference's strategy sets it so and no more.
+      prepareForCreate: (priorityClass) => void (priorityClass.metadata.generation = 1),
       validate: validatePriorityClass,
       validateUpdate: validatePriorityClassUpdate,
     },

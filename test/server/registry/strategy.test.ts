@@ -52,10 +52,13 @@ describe('generic strategy', () => {
     expect(next).toEqual({ ...old, status: { replicas: 3 } });
   });
 
-  test('kinds without generation tracking carry none', () => {
+  test('kinds without generation tracking keep what the client sent, as the reference does', () => {
     const configMap: KubeObject = { metadata: { name: 'c', namespace: 'd', generation: 4 }, data: { a: 'b' } };
     configmaps.strategy.prepareForCreate!(configMap, DEFAULT_CONTEXT);
-    expect(configMap.metadata.generation).toBeUndefined();
+    expect(configMap.metadata.generation).toBe(4);
+    const update: KubeObject = { metadata: { name: 'c', namespace: 'd', generation: 9 }, data: { a: 'c' } };
+    configmaps.strategy.prepareForUpdate!(update, configMap, DEFAULT_CONTEXT);
+    expect(update.metadata.generation).toBe(4);
   });
 
   test('nodes keep the status sent on create', () => {

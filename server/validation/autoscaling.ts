@@ -16,7 +16,7 @@ interface MetricTarget {
 
 /** The members of every metric source, each optional; which ones a source has is the schema's business. */
 interface MetricSource {
-  describedObject?: { kind?: string; name?: string };
+  describedObject?: { kind?: string; name?: string; apiVersion?: string };
   metric?: { name?: string };
   name?: string;
   container?: string;
@@ -35,7 +35,7 @@ interface ScalingRules {
 }
 
 interface HPASpec {
-  scaleTargetRef?: { kind?: string; name?: string };
+  scaleTargetRef?: { kind?: string; name?: string; apiVersion?: string };
   minReplicas?: number;
   maxReplicas?: number;
   metrics?: MetricSpec[];
@@ -82,9 +82,27 @@ function validateMetricName(name: string | undefined, path: FieldPath): FieldErr
   return isValidPathSegmentName(name).map((message) => invalid(path, name, message));
 }
 
+/** How an object reference's apiVersion is judged (the reference's CrossVersionObjectReferenceValidationOptions). */
+interface APIVersionRule {
+  /** A core kind's reference may name no group. */
+  readonly allowEmptyGroup: boolean;
+  /** Not judged at all: an update that keeps what the stored object had. */
+  readonly allowInvalid: boolean;
+}
+
+/** The problem of an apiVersion, as the reference's ValidateAPIVersion words it; undefined when none. */
+function apiVersionProblem(apiVersion: string, rule: APIVersionRule): string | undefined {
+  if (rule.allowInvalid || apiVersion === '/') return undefined;
+  const slashes = apiVersion.split('/').length - 1;
+  if (slashes > 1) return `unexpected GroupVersion string: ${apiVersion}`;
+  const group = slashes === 1 ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return !rule.allowEmptyGroup && group === '' ? 'apiVersion must specify API group' : undefined;
+}
+
 function validateObjectReference(
-  reference: { kind?: string; name?: string } | undefined,
+  reference: { kind?: string; name?: string; apiVersion?: string } | undefined,
   path: FieldPath,
+  rule: APIVersionRule,
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const member of ['kind', 'name'] as const) {
@@ -92,17 +110,25 @@ function validateObjectReference(
     if (!value) errors.push(required(path.child(member)));
     else for (const message of isValidPathSegmentName(value)) errors.push(invalid(path.child(member), value, message));
   }
+  const apiVersion = reference?.apiVersion ?? '';
+  const problem = apiVersionProblem(apiVersion, rule);
+  if (problem !== undefined) errors.push(invalid(path.child('apiVersion'), apiVersion, problem));
   return errors;
 }
 
 /** The rules of one metric source, by its kind. */
-function validateMetricSource(name: MetricSourceName, source: MetricSource, path: FieldPath): FieldError[] {
+function validateMetricSource(
+  name: MetricSourceName,
+  source: MetricSource,
+  path: FieldPath,
+  objectRule: APIVersionRule,
+): FieldError[] {
   const target = source.target ?? {};
   const targetPath = path.child('target');
   const errors: FieldError[] = [];
   switch (name) {
     case 'object':
-      errors.push(...validateObjectReference(source.describedObject, path.child('describedObject')));
+      errors.push(...validateObjectReference(source.describedObject, path.child('describedObject'), objectRule));
       errors.push(
         ...validateMetricName(source.metric?.name, path.child('metric', 'name')),
         ...validateMetricTarget(target, targetPath),
@@ -163,13 +189,14 @@ function validateMetricSource(name: MetricSourceName, source: MetricSource, path
 }
 
 /** One metric: a known type, and exactly the source that type names (only the first present is judged). */
-function validateMetricSpec(metric: MetricSpec, path: FieldPath): FieldError[] {
+function validateMetricSpec(metric: MetricSpec, path: FieldPath, objectRule: APIVersionRule): FieldError[] {
   const errors: FieldError[] = [];
   const type = metric.type ?? '';
   if (type === '') errors.push(required(path.child('type'), 'must specify a metric source type'));
   if (!METRIC_TYPES.includes(type)) errors.push(notSupported(path.child('type'), type, METRIC_TYPES));
   const present = METRIC_SOURCES.filter(([name]) => metric[name] !== undefined).map(([name]) => name);
-  if (present.length > 0) errors.push(...validateMetricSource(present[0], metric[present[0]]!, path.child(present[0])));
+  if (present.length > 0)
+    errors.push(...validateMetricSource(present[0], metric[present[0]]!, path.child(present[0]), objectRule));
   const expected = METRIC_SOURCES.find(([, sourceType]) => sourceType === type)?.[0];
   // An unknown type was reported above (the reference reports it twice, and its aggregate prints it once).
   if (expected !== undefined && metric[expected] === undefined)
@@ -223,7 +250,7 @@ function minReplicasLowerBound(old: KubeObject | undefined, context: WriteContex
 }
 
 export function validateHorizontalPodAutoscaler(hpa: KubeObject, context: WriteContext): FieldError[] {
-  return validateHorizontalPodAutoscalerSpec(hpa, minReplicasLowerBound(undefined, context));
+  return validateHorizontalPodAutoscalerSpec(hpa, undefined, minReplicasLowerBound(undefined, context));
 }
 
 export function validateHorizontalPodAutoscalerUpdate(
@@ -231,7 +258,7 @@ export function validateHorizontalPodAutoscalerUpdate(
   old: KubeObject,
   context: WriteContext,
 ): FieldError[] {
-  return validateHorizontalPodAutoscalerSpec(hpa, minReplicasLowerBound(old, context));
+  return validateHorizontalPodAutoscalerSpec(hpa, old, minReplicasLowerBound(old, context));
 }
 
 /** A status write: only the replica counts are judged (the spec is the stored one). */
@@ -243,8 +270,42 @@ export function validateHorizontalPodAutoscalerStatusUpdate(hpa: KubeObject): Fi
   ];
 }
 
-function validateHorizontalPodAutoscalerSpec(hpa: KubeObject, lowerBound: number): FieldError[] {
+/**
+ * How the references' apiVersions are judged, as the reference's strategy sets it: the target
+ * needs a group (but a ReplicationController's) unless an update keeps its kind and apiVersion;
+ * an Object metric's object may be in the core group, and is not judged when the stored
+ * autoscaler already had one that fails.
+ */
+function apiVersionRules(
+  spec: HPASpec,
+  old: KubeObject | undefined,
+): { target: APIVersionRule; object: APIVersionRule } {
+  const oldSpec = old === undefined ? undefined : ((old.spec as HPASpec | undefined) ?? {});
+  const keptTarget =
+    oldSpec !== undefined &&
+    (oldSpec.scaleTargetRef?.apiVersion ?? '') === (spec.scaleTargetRef?.apiVersion ?? '') &&
+    (oldSpec.scaleTargetRef?.kind ?? '') === (spec.scaleTargetRef?.kind ?? '');
+  const target = {
+    allowInvalid: keptTarget,
+    allowEmptyGroup: !keptTarget && spec.scaleTargetRef?.kind === 'ReplicationController',
+  };
+  const strictObject = { allowInvalid: false, allowEmptyGroup: true };
+  const oldObjectInvalid = (oldSpec?.metrics ?? []).some(
+    (metric) =>
+      metric.type === 'Object' &&
+      metric.object !== undefined &&
+      apiVersionProblem(metric.object.describedObject?.apiVersion ?? '', strictObject) !== undefined,
+  );
+  return { target, object: { ...strictObject, allowInvalid: oldObjectInvalid } };
+}
+
+function validateHorizontalPodAutoscalerSpec(
+  hpa: KubeObject,
+  old: KubeObject | undefined,
+  lowerBound: number,
+): FieldError[] {
   const spec = (hpa.spec as HPASpec | undefined) ?? {};
+  const rules = apiVersionRules(spec, old);
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   // The replica bounds first, each rule on its own, then the target: the reference's order.
@@ -255,10 +316,11 @@ function validateHorizontalPodAutoscalerSpec(hpa: KubeObject, lowerBound: number
   if (maxReplicas < 1) errors.push(invalid(path.child('maxReplicas'), maxReplicas, 'must be greater than 0'));
   if (maxReplicas < minReplicas)
     errors.push(invalid(path.child('maxReplicas'), maxReplicas, 'must be greater than or equal to `minReplicas`'));
-  if (!spec.scaleTargetRef?.kind) errors.push(required(path.child('scaleTargetRef', 'kind')));
-  if (!spec.scaleTargetRef?.name) errors.push(required(path.child('scaleTargetRef', 'name')));
+  errors.push(...validateObjectReference(spec.scaleTargetRef, path.child('scaleTargetRef'), rules.target));
   const metrics = spec.metrics ?? [];
-  metrics.forEach((metric, i) => errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))));
+  metrics.forEach((metric, i) =>
+    errors.push(...validateMetricSpec(metric, path.child('metrics').index(i), rules.object)),
+  );
   if (minReplicas === 0 && !metrics.some((metric) => metric.type === 'Object' || metric.type === 'External'))
     errors.push(
       forbidden(

@@ -3,12 +3,14 @@
  * users meet most (pods, services, config maps, secrets, namespaces, claims, controllers).
  */
 import type { KubeObject } from '../../api/objects';
+import { goJSONSyntaxError, goTypeOf } from '../../api/go-json-syntax';
 import type { FieldError } from '../status/field-error';
 import {
   deepEqual,
   duplicate,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
   notSupported,
@@ -329,6 +331,7 @@ function validatePodTemplateWith(template: KubeObject, options: PodValidationOpt
 
 interface ServicePort {
   name?: string;
+  appProtocol?: string | null;
   port?: number;
   protocol?: string;
   targetPort?: number | string;
@@ -348,9 +351,12 @@ interface ServiceSpec {
   clusterIPs?: string[];
   externalName?: string;
   sessionAffinity?: string;
+  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number | null } | null } | null;
   selector?: Record<string, string>;
   ipFamilies?: string[];
-  ipFamilyPolicy?: string;
+  ipFamilyPolicy?: string | null;
+  loadBalancerClass?: string | null;
+  internalTrafficPolicy?: string | null;
 }
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -388,7 +394,11 @@ function validateServiceClusterIPFields(
     if (families.has(family)) errors.push(duplicate(at, family));
     families.add(family);
   });
-  if (spec.ipFamilyPolicy !== undefined && !IP_FAMILY_POLICIES.includes(spec.ipFamilyPolicy)) {
+  if (
+    spec.ipFamilyPolicy !== undefined &&
+    spec.ipFamilyPolicy !== null &&
+    !IP_FAMILY_POLICIES.includes(spec.ipFamilyPolicy)
+  ) {
     errors.push(notSupported(FieldPath.root('spec', 'ipFamilyPolicy'), spec.ipFamilyPolicy, IP_FAMILY_POLICIES));
   }
   let invalidIPs = false;
@@ -463,13 +473,29 @@ function validateServiceClusterIPsUpdate(spec: ServiceSpec, oldSpec: ServiceSpec
 /** The older place of a load balancer's source ranges, read when the field is empty. */
 const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 
+/** External IPs, checked as endpoint addresses (by StrictIPCIDRValidation's rules unless the stored Service has them). */
+function validateServiceExternalIPs(
+  spec: ServiceSpec,
+  old: KubeObject | undefined,
+  context: WriteContext,
+): FieldError[] {
+  const strict = context.featureEnabled('StrictIPCIDRValidation');
+  const existingIPs = old === undefined ? [] : ((field<ServiceSpec>(old, 'spec') ?? {}).externalIPs ?? []);
+  const errors: FieldError[] = [];
+  (spec.externalIPs ?? []).forEach((ip, i) => {
+    const problems = existingIPs.includes(ip) ? [] : isValidIPForLegacyField(ip, strict);
+    const messages = problems.length > 0 ? problems : endpointIPProblems(ip);
+    for (const message of messages) errors.push(invalid(FieldPath.root('spec', 'externalIPs').index(i), ip, message));
+  });
+  return errors;
+}
+
 /**
- * The addresses a Service meets the outside world with, as the reference checks them: external
- * IPs as endpoint addresses, source ranges as CIDRs (for a load balancer only; the annotation
- * when the field is empty), each by StrictIPCIDRValidation's rules unless the stored Service
- * already has it. Source ranges may be space-padded, a historical accident the API keeps.
+ * A load balancer's source ranges, as CIDRs (the annotation when the field is empty), each by
+ * StrictIPCIDRValidation's rules unless the stored Service already has it. They may be
+ * space-padded, a historical accident the API keeps.
  */
-function validateServiceOutsideAddresses(
+function validateServiceSourceRanges(
   service: KubeObject,
   old: KubeObject | undefined,
   context: WriteContext,
@@ -478,12 +504,6 @@ function validateServiceOutsideAddresses(
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const oldSpec = old === undefined ? undefined : (field<ServiceSpec>(old, 'spec') ?? {});
   const errors: FieldError[] = [];
-  const existingIPs = oldSpec?.externalIPs ?? [];
-  (spec.externalIPs ?? []).forEach((ip, i) => {
-    const problems = existingIPs.includes(ip) ? [] : isValidIPForLegacyField(ip, strict);
-    const messages = problems.length > 0 ? problems : endpointIPProblems(ip);
-    for (const message of messages) errors.push(invalid(FieldPath.root('spec', 'externalIPs').index(i), ip, message));
-  });
   const notLoadBalancer = (path: FieldPath) =>
     spec.type === 'LoadBalancer' ? [] : [forbidden(path, "may only be used when `type` is 'LoadBalancer'")];
   const ranges = spec.loadBalancerSourceRanges ?? [];
@@ -527,18 +547,37 @@ export function validateService(service: KubeObject, context: WriteContext): Fie
   return validateServiceOver(service, undefined, context);
 }
 
+/** The older annotation of a Service's topology mode, which must agree with the newer when both are set. */
+const TOPOLOGY_HINTS_ANNOTATION = 'service.kubernetes.io/topology-aware-hints';
+const TOPOLOGY_MODE_ANNOTATION = 'service.kubernetes.io/topology-mode';
+/** The longest ClientIP session affinity, a day. */
+const MAX_AFFINITY_SECONDS = 86_400;
+
+/** A Service, in the reference's order (its validateService): each check, then the next. */
 function validateServiceOver(service: KubeObject, old: KubeObject | undefined, context: WriteContext): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
+  const annotations = service.metadata.annotations ?? {};
+  const hints = annotations[TOPOLOGY_HINTS_ANNOTATION];
+  const mode = annotations[TOPOLOGY_MODE_ANNOTATION];
+  if (hints !== undefined && mode !== undefined && hints !== mode)
+    errors.push(
+      invalid(
+        FieldPath.root('metadata', 'annotations').key(TOPOLOGY_MODE_ANNOTATION),
+        mode,
+        `must match annotations[${TOPOLOGY_HINTS_ANNOTATION}] when both are specified`,
+      ),
+    );
   const ports = spec.ports ?? [];
-  const headless = spec.clusterIP === 'None';
+  const headless = isHeadlessService(spec);
   if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errors.push(required(specPath.child('ports')));
+  errors.push(...validateServiceOfType(spec));
   const names = new Set<string>();
   ports.forEach((port, i) => {
     const at = specPath.child('ports').index(i);
     if (ports.length > 1 && !port.name) errors.push(required(at.child('name')));
-    if (port.name) {
+    else if (port.name) {
       for (const message of isDNS1123Label(port.name)) errors.push(invalid(at.child('name'), port.name, message));
       if (names.has(port.name)) errors.push(duplicate(at.child('name'), port.name));
       names.add(port.name);
@@ -553,13 +592,14 @@ function validateServiceOver(service: KubeObject, old: KubeObject | undefined, c
       for (const message of isValidPortName(port.targetPort))
         errors.push(invalid(at.child('targetPort'), port.targetPort, message));
     }
-    if (spec.type === 'ClusterIP' && (port.nodePort ?? 0) !== 0)
-      errors.push(forbidden(at.child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
+    if (typeof port.appProtocol === 'string')
+      for (const message of isQualifiedName(port.appProtocol))
+        errors.push(invalid(at.child('appProtocol'), port.appProtocol, message));
   });
-  errors.push(...validateServiceTrafficFields(spec));
-  errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
-  if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
+  errors.push(...validateLabels(spec.selector, specPath.child('selector')));
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
+  errors.push(...validateSessionAffinityConfig(spec));
+  // An ExternalName's addresses were checked above: it may have none.
   if (spec.type !== 'ExternalName')
     errors.push(
       ...validateServiceClusterIPFields(
@@ -568,10 +608,123 @@ function validateServiceOver(service: KubeObject, old: KubeObject | undefined, c
         context.featureEnabled('StrictIPCIDRValidation'),
       ),
     );
-  errors.push(...validateLabels(spec.selector, specPath.child('selector')));
-  errors.push(...validateServiceOutsideAddresses(service, old, context));
+  errors.push(...validateServiceExternalIPs(spec, old, context));
+  errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
+  if (spec.type === 'ClusterIP')
+    ports.forEach((port, i) => {
+      if ((port.nodePort ?? 0) !== 0)
+        errors.push(
+          forbidden(specPath.child('ports').index(i).child('nodePort'), "may not be used when `type` is 'ClusterIP'"),
+        );
+    });
+  errors.push(...duplicateServicePorts(ports));
+  errors.push(...validateServiceSourceRanges(service, old, context));
+  if (
+    spec.allocateLoadBalancerNodePorts !== undefined &&
+    spec.allocateLoadBalancerNodePorts !== null &&
+    spec.type !== 'LoadBalancer'
+  )
+    errors.push(
+      forbidden(specPath.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"),
+    );
+  errors.push(...validateLoadBalancerClass(spec));
+  errors.push(...validateServiceTrafficFields(spec));
+  if (spec.internalTrafficPolicy === undefined || spec.internalTrafficPolicy === null) {
+    // Other types may leave it out: older stored Services did, before it was checked.
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')
+      errors.push(required(specPath.child('internalTrafficPolicy')));
+  } else
+    errors.push(
+      ...validateEnum(spec.internalTrafficPolicy, ['Cluster', 'Local'], specPath.child('internalTrafficPolicy')),
+    );
   errors.push(...validateTrafficDistribution(spec, context));
   return errors;
+}
+
+/** What a Service's type requires or forbids: no headless node port or load balancer, an ExternalName's name and nothing of cluster IPs. */
+function validateServiceOfType(spec: ServiceSpec): FieldError[] {
+  const specPath = FieldPath.root('spec');
+  if ((spec.type === 'LoadBalancer' || spec.type === 'NodePort') && isHeadlessService(spec))
+    return [
+      invalid(specPath.child('clusterIPs').index(0), 'None', `may not be set to 'None' for ${spec.type} services`),
+    ];
+  if (spec.type !== 'ExternalName') return [];
+  const errors: FieldError[] = [];
+  if ((spec.clusterIPs?.length ?? 0) > 0)
+    errors.push(forbidden(specPath.child('clusterIPs'), 'may not be set for ExternalName services'));
+  if ((spec.ipFamilies?.length ?? 0) > 0)
+    errors.push(forbidden(specPath.child('ipFamilies'), 'may not be set for ExternalName services'));
+  if (spec.ipFamilyPolicy !== undefined && spec.ipFamilyPolicy !== null)
+    errors.push(forbidden(specPath.child('ipFamilyPolicy'), 'may not be set for ExternalName services'));
+  // A trailing dot marks the name (a CNAME) fully qualified.
+  const cname = (spec.externalName ?? '').replace(/\.$/, '');
+  if (cname === '') errors.push(required(specPath.child('externalName')));
+  else
+    for (const message of isDNS1123Subdomain(cname))
+      errors.push(invalid(specPath.child('externalName'), cname, message));
+  return errors;
+}
+
+/** ClientIP affinity needs its timeout, within a day; None takes no configuration. */
+function validateSessionAffinityConfig(spec: ServiceSpec): FieldError[] {
+  const path = FieldPath.root('spec', 'sessionAffinityConfig');
+  const config = spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'None')
+    return config === undefined || config === null
+      ? []
+      : [forbidden(path, 'must not be set when session affinity is None')];
+  if (spec.sessionAffinity !== 'ClientIP') return [];
+  const when = 'when session affinity type is ClientIP';
+  if (config === undefined || config === null) return [required(path, when)];
+  if (config.clientIP === undefined || config.clientIP === null) return [required(path.child('clientIP'), when)];
+  const timeout = config.clientIP.timeoutSeconds;
+  const timeoutPath = path.child('clientIP', 'timeoutSeconds');
+  if (timeout === undefined || timeout === null) return [required(timeoutPath, when)];
+  return timeout <= 0 || timeout > MAX_AFFINITY_SECONDS
+    ? [invalid(timeoutPath, timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)]
+    : [];
+}
+
+/**
+ * Two ports of a protocol on one port, printed as the reference's key: its internal ServicePort
+ * struct in Go's JSON (field names as declared). Two on one node port are the allocator's to
+ * refuse (service-hooks.ts), "provided port is already allocated", as the reference's allocates
+ * before it validates.
+ */
+function duplicateServicePorts(ports: readonly ServicePort[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const portsPath = FieldPath.root('spec', 'ports');
+  const seen = new Set<string>();
+  ports.forEach((port, i) => {
+    const key = `${port.protocol ?? ''}/${port.port ?? 0}`;
+    if (seen.has(key))
+      errors.push(
+        duplicate(
+          portsPath.index(i),
+          new GoValue(
+            JSON.stringify({
+              Name: '',
+              Protocol: port.protocol ?? '',
+              AppProtocol: null,
+              Port: port.port ?? 0,
+              TargetPort: 0,
+              NodePort: 0,
+            }),
+          ),
+        ),
+      );
+    seen.add(key);
+  });
+  return errors;
+}
+
+/** A load balancer class is a qualified name, and only a load balancer's. */
+function validateLoadBalancerClass(spec: ServiceSpec): FieldError[] {
+  const value = spec.loadBalancerClass;
+  if (value === undefined || value === null) return [];
+  const path = FieldPath.root('spec', 'loadBalancerClass');
+  if (spec.type !== 'LoadBalancer') return [forbidden(path, "may only be used when `type` is 'LoadBalancer'")];
+  return isQualifiedName(value).map((message) => invalid(path, value, message));
 }
 
 /** Reached from outside the cluster: on node ports, or on external IPs. */
@@ -587,7 +740,7 @@ function needsHealthCheckNodePort(spec: ServiceSpec): boolean {
   return spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 }
 
-/** The fields that only some types of Service take: external traffic policy, health check port, load balancer node ports. */
+/** The fields that only some types of Service take: external traffic policy, health check port. */
 function validateServiceTrafficFields(spec: ServiceSpec): FieldError[] {
   const errors: FieldError[] = [];
   const specPath = FieldPath.root('spec');
@@ -617,15 +770,6 @@ function validateServiceTrafficFields(spec: ServiceSpec): FieldError[] {
         spec.healthCheckNodePort,
         "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
       ),
-    );
-  }
-  if (
-    spec.allocateLoadBalancerNodePorts !== undefined &&
-    spec.allocateLoadBalancerNodePorts !== null &&
-    spec.type !== 'LoadBalancer'
-  ) {
-    errors.push(
-      forbidden(specPath.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"),
     );
   }
   return errors;
@@ -722,13 +866,24 @@ export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject):
   ]);
 }
 
-/** Keys each built-in secret type must carry. */
-const SECRET_REQUIRED_KEYS: Readonly<Record<string, readonly string[]>> = {
-  'kubernetes.io/dockercfg': ['.dockercfg'],
-  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
-  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
-  'kubernetes.io/tls': ['tls.key', 'tls.crt'],
-};
+/**
+ * Go's json.Unmarshal of a docker configuration into a map: nothing when it holds an object (or
+ * null), else the decoder's words.
+ */
+function dockerConfigProblem(base64: string): string | undefined {
+  const text = Buffer.from(base64, 'base64').toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return goJSONSyntaxError(text, error as Error);
+  }
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
+  return `json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`;
+}
+
+/** What the reference prints instead of a secret's contents. */
+const REDACTED = '<secret contents redacted>';
 
 export function validateSecret(secret: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -741,17 +896,33 @@ export function validateSecret(secret: KubeObject): FieldError[] {
   }
   if (size > MAX_DATA_SIZE) errors.push(tooLong(dataPath, MAX_DATA_SIZE));
   const type = field<string>(secret, 'type') ?? '';
-  for (const key of SECRET_REQUIRED_KEYS[type] ?? []) {
-    if (!(key in data)) errors.push(required(dataPath.key(key)));
-  }
-  if (
-    type === 'kubernetes.io/service-account-token' &&
-    !secret.metadata.annotations?.['kubernetes.io/service-account.name']
-  ) {
-    errors.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name')));
-  }
-  if (type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
-    errors.push(required(dataPath.key('username')), required(dataPath.key('password')));
+  switch (type) {
+    case 'kubernetes.io/service-account-token':
+      // Only the name: its uid and token may come later, from a controller.
+      if (!secret.metadata.annotations?.['kubernetes.io/service-account.name'])
+        errors.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name')));
+      break;
+    case 'kubernetes.io/dockercfg':
+    case 'kubernetes.io/dockerconfigjson': {
+      const key = type === 'kubernetes.io/dockercfg' ? '.dockercfg' : '.dockerconfigjson';
+      if (!(key in data)) errors.push(required(dataPath.key(key)));
+      else {
+        const problem = dockerConfigProblem(data[key]);
+        if (problem !== undefined) errors.push(invalid(dataPath.key(key), REDACTED, problem));
+      }
+      break;
+    }
+    case 'kubernetes.io/basic-auth':
+      // Either may be empty, but one must be there.
+      if (!('username' in data) && !('password' in data))
+        errors.push(required(dataPath.key('username')), required(dataPath.key('password')));
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if (!data['ssh-privatekey']) errors.push(required(dataPath.key('ssh-privatekey')));
+      break;
+    case 'kubernetes.io/tls':
+      for (const key of ['tls.crt', 'tls.key']) if (!(key in data)) errors.push(required(dataPath.key(key)));
+      break;
   }
   return errors;
 }

@@ -66,12 +66,38 @@ const DNS1123_SUBDOMAIN_ERR =
 export const DNS1123_SUBDOMAIN_MAX = 253;
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
-export function isDNS1123Subdomain(value: string): string[] {
+/** A value of at most a subdomain's length that `pattern` matches, else the reference's two messages. */
+function subdomainShapeErrors(
+  value: string,
+  pattern: RegExp,
+  message: string,
+  format: string,
+  example: string,
+): string[] {
   const errors: string[] = [];
   if (goLen(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN.test(value))
-    errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (!pattern.test(value)) errors.push(regexError(message, format, example));
   return errors;
+}
+
+export function isDNS1123Subdomain(value: string): string[] {
+  return subdomainShapeErrors(value, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com');
+}
+
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_ERR =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const WILDCARD_DNS1123_SUBDOMAIN = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+
+/** `*.` and a DNS subdomain: an Ingress's wildcard host. */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  return subdomainShapeErrors(
+    value,
+    WILDCARD_DNS1123_SUBDOMAIN,
+    WILDCARD_DNS1123_SUBDOMAIN_ERR,
+    WILDCARD_DNS1123_SUBDOMAIN_FMT,
+    '*.example.com',
+  );
 }
 
 const DNS1123_SUBDOMAIN_UNDERSCORE_LABEL_FMT = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
@@ -82,11 +108,13 @@ const DNS1123_SUBDOMAIN_UNDERSCORE = new RegExp(`^${DNS1123_SUBDOMAIN_UNDERSCORE
 
 /** A DNS subdomain whose labels may start with or hold '_' (DNS search paths, SRV-style names). */
 export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
-  const errors: string[] = [];
-  if (goLen(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(value))
-    errors.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_ERR, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, 'example.com'));
-  return errors;
+  return subdomainShapeErrors(
+    value,
+    DNS1123_SUBDOMAIN_UNDERSCORE,
+    DNS1123_SUBDOMAIN_UNDERSCORE_ERR,
+    DNS1123_SUBDOMAIN_UNDERSCORE_FMT,
+    'example.com',
+  );
 }
 
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';

@@ -12,7 +12,7 @@ import {
   notSupported,
   required,
 } from '../status/field-errors';
-import { ipFamilyOf, isStrictSubnet, isValidCIDR, isValidCIDRForLegacyField } from './ip';
+import { ipFamilyOf, isStrictSubnet, isValidCIDR, isValidCIDRForLegacyField, sloppyIPFamily } from './ip';
 import { validateIngressLoadBalancerStatus } from './status-addresses';
 import { internalCompactJson } from './internal-json';
 import { immutableAs, memberType } from './semantic-equality';
@@ -21,6 +21,7 @@ import {
   isDNS1123Label,
   isDNS1123Subdomain,
   isValidPathSegmentName,
+  isWildcardDNS1123Subdomain,
   isValidPortName,
   isValidPortNum,
 } from './names';
@@ -85,7 +86,17 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath, servic
   return errors;
 }
 
-type IngressSpec = { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend };
+interface IngressRule {
+  host?: string;
+  http?: { paths?: IngressPath[] } | null;
+}
+
+interface IngressSpec {
+  rules?: IngressRule[];
+  defaultBackend?: IngressBackend;
+  tls?: { hosts?: string[]; secretName?: string }[];
+  ingressClassName?: string | null;
+}
 
 function ingressSpecOf(ingress: KubeObject): IngressSpec {
   return (ingress.spec as IngressSpec | undefined) ?? {};
@@ -106,35 +117,128 @@ function serviceNameCheck(old: KubeObject | undefined, context: WriteContext): S
   return context.featureEnabled('RelaxedServiceNameValidation') || oldUsesRelaxed ? isDNS1123Label : isDNS1035Label;
 }
 
+/** What an update tolerates because the stored Ingress already has it (invalid data written by older servers). */
+interface IngressTolerance {
+  readonly serviceName: ServiceNameCheck;
+  readonly invalidSecretName: boolean;
+  readonly invalidWildcardHostRule: boolean;
+}
+
+function ingressTolerance(old: KubeObject | undefined, context: WriteContext): IngressTolerance {
+  const spec = old === undefined ? undefined : ingressSpecOf(old);
+  return {
+    serviceName: serviceNameCheck(old, context),
+    invalidSecretName: (spec?.tls ?? []).some((tls) => tlsSecretNameProblems(tls.secretName).length > 0),
+    invalidWildcardHostRule: (spec?.rules ?? []).some(
+      (rule) =>
+        (rule.host ?? '').includes('*') && ingressRuleValueErrors(rule, FieldPath.root(''), isDNS1035Label).length > 0,
+    ),
+  };
+}
+
+/** The ingress class a legacy annotation names, which must agree with `ingressClassName`. */
+const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+
 export function validateIngress(ingress: KubeObject, context: WriteContext): FieldError[] {
-  return validateIngressSpec(ingress, serviceNameCheck(undefined, context));
+  const errors = validateIngressSpec(ingress, ingressTolerance(undefined, context));
+  const annotation = ingress.metadata.annotations?.[INGRESS_CLASS_ANNOTATION];
+  const className = ingressSpecOf(ingress).ingressClassName;
+  if (annotation !== undefined && typeof className === 'string' && annotation !== className)
+    errors.push(
+      // The reference's path here starts at `annotations`, not `metadata`.
+      invalid(
+        FieldPath.root('annotations', INGRESS_CLASS_ANNOTATION),
+        annotation,
+        'must match `ingressClassName` when both are specified',
+      ),
+    );
+  return errors;
 }
 
 /** A main update keeps the stored status, so only status writes meet the status rules. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   return [
-    ...validateIngressSpec(ingress, serviceNameCheck(old, context)),
+    ...validateIngressSpec(ingress, ingressTolerance(old, context)),
     ...validateIngressLoadBalancerStatus(ingress, old, context.featureEnabled('StrictIPCIDRValidation')),
   ];
 }
 
-function validateIngressSpec(ingress: KubeObject, serviceName: ServiceNameCheck): FieldError[] {
+/** Path pieces no Exact or Prefix path may hold, or end with. */
+const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
+const INVALID_PATH_SUFFIXES = ['/..', '/.'];
+
+function validateIngressSpec(ingress: KubeObject, tolerance: IngressTolerance): FieldError[] {
   const errors: FieldError[] = [];
   const spec = ingressSpecOf(ingress);
+  const specPath = FieldPath.root('spec');
   const rules = spec.rules ?? [];
   if (rules.length === 0 && spec.defaultBackend === undefined)
-    errors.push(required(FieldPath.root('spec'), 'either `defaultBackend` or `rules` must be specified'));
+    errors.push(invalid(specPath, spec.rules ?? null, 'either `defaultBackend` or `rules` must be specified'));
   if (spec.defaultBackend !== undefined)
-    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend'), serviceName));
+    errors.push(
+      ...validateIngressBackend(spec.defaultBackend, specPath.child('defaultBackend'), tolerance.serviceName),
+    );
   rules.forEach((rule, i) => {
-    (rule.http?.paths ?? []).forEach((path, j) => {
-      const at = FieldPath.root('spec', 'rules').index(i).child('http', 'paths').index(j);
-      if (!path.pathType) errors.push(required(at.child('pathType'), 'pathType must be specified'));
-      else if (!PATH_TYPES.includes(path.pathType))
-        errors.push(notSupported(at.child('pathType'), path.pathType, PATH_TYPES));
-      if (path.backend === undefined) errors.push(required(at.child('backend')));
-      else errors.push(...validateIngressBackend(path.backend, at.child('backend'), serviceName));
+    const at = specPath.child('rules').index(i);
+    const host = rule.host ?? '';
+    const wildcard = host.includes('*');
+    if (host !== '') {
+      if (sloppyIPFamily(host) !== 0)
+        errors.push(invalid(at.child('host'), host, 'must be a DNS name, not an IP address'));
+      const problems = wildcard ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
+      for (const message of problems) errors.push(invalid(at.child('host'), host, message));
+    }
+    if (!wildcard || !tolerance.invalidWildcardHostRule)
+      errors.push(...ingressRuleValueErrors(rule, at, tolerance.serviceName));
+  });
+  (spec.tls ?? []).forEach((tls, i) => {
+    const at = specPath.child('tls').index(i);
+    (tls.hosts ?? []).forEach((host, j) => {
+      const problems = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
+      for (const message of problems) errors.push(invalid(at.child('hosts').index(j), host, message));
     });
+    if (!tolerance.invalidSecretName)
+      for (const message of tlsSecretNameProblems(tls.secretName))
+        errors.push(invalid(at.child('secretName'), tls.secretName, message));
+  });
+  if (typeof spec.ingressClassName === 'string')
+    for (const message of isDNS1123Subdomain(spec.ingressClassName))
+      errors.push(invalid(specPath.child('ingressClassName'), spec.ingressClassName, message));
+  return errors;
+}
+
+function tlsSecretNameProblems(name: string | undefined): string[] {
+  return name ? isDNS1123Subdomain(name) : [];
+}
+
+/** A rule's HTTP paths: each with its type, a path that type allows, and its backend. */
+function ingressRuleValueErrors(rule: IngressRule, at: FieldPath, serviceName: ServiceNameCheck): FieldError[] {
+  if (rule.http === undefined || rule.http === null) return [];
+  const errors: FieldError[] = [];
+  const paths = rule.http.paths ?? [];
+  if (paths.length === 0) errors.push(required(at.child('http', 'paths')));
+  paths.forEach((path, j) => {
+    const pathAt = at.child('http', 'paths').index(j);
+    if (!path.pathType) {
+      errors.push(required(pathAt.child('pathType'), 'pathType must be specified'));
+      return;
+    }
+    const text = path.path ?? '';
+    if (path.pathType === 'Exact' || path.pathType === 'Prefix') {
+      if (!text.startsWith('/')) errors.push(invalid(pathAt.child('path'), text, 'must be an absolute path'));
+      if (text !== '') {
+        for (const sequence of INVALID_PATH_SEQUENCES)
+          if (text.includes(sequence))
+            errors.push(invalid(pathAt.child('path'), text, `must not contain '${sequence}'`));
+        for (const suffix of INVALID_PATH_SUFFIXES)
+          if (text.endsWith(suffix)) errors.push(invalid(pathAt.child('path'), text, `cannot end with '${suffix}'`));
+      }
+    } else if (path.pathType === 'ImplementationSpecific') {
+      if (text !== '' && !text.startsWith('/'))
+        errors.push(invalid(pathAt.child('path'), text, 'must be an absolute path'));
+    } else errors.push(notSupported(pathAt.child('pathType'), path.pathType, PATH_TYPES));
+    if (path.backend === undefined) errors.push(required(pathAt.child('backend')));
+    else errors.push(...validateIngressBackend(path.backend, pathAt.child('backend'), serviceName));
   });
   return errors;
 }

@@ -100,6 +100,7 @@ interface ContainerPort {
   name?: string;
   containerPort?: number;
   hostPort?: number;
+  hostIP?: string;
   protocol?: string;
 }
 
@@ -208,7 +209,8 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 /** In the reference's order, which its message keeps (unsorted, unlike most). */
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
-const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+// In the reference's order, which its message keeps (not sorted).
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const HANDLER_TYPES = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'] as const;
 const MAX_DNS_NAMESERVERS = 3;
@@ -830,6 +832,8 @@ function validateContainers(
     const name = container.name ?? '';
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
+    // Init containers run one at a time: each is checked alone, as a list of one (so at index 0).
+    if (role === 'init') errors.push(...hostPortConflicts([container], path));
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
     else errors.push(...lifecycleAndProbeErrors(container, role, pod, at));
     if (role === 'init')
@@ -840,6 +844,22 @@ function validateContainers(
           pod.options.allowInitContainerResizePolicy,
         ),
       );
+  });
+  if (role === 'regular') errors.push(...hostPortConflicts(containers, path));
+  return errors;
+}
+
+/** A host port (with its protocol and address) that two ports of the containers take, as the reference's AccumulateUniqueHostPorts. */
+function hostPortConflicts(containers: readonly Container[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const taken = new Set<string>();
+  containers.forEach((container, i) => {
+    (container.ports ?? []).forEach((port, j) => {
+      if (!port.hostPort) return;
+      const key = `${port.protocol ?? ''}/${port.hostIP ?? ''}/${port.hostPort}`;
+      if (taken.has(key)) errors.push(duplicate(path.index(i).child('ports').index(j).child('hostPort'), key));
+      else taken.add(key);
+    });
   });
   return errors;
 }
@@ -985,7 +1005,9 @@ export function validatePodSpec(
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
   else if (!RESTART_POLICIES.includes(restartPolicy))
     errors.push(notSupported(path.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
-  errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
+  if (!podSpec.dnsPolicy) errors.push(required(path.child('dnsPolicy')));
+  else if (!DNS_POLICIES.includes(podSpec.dnsPolicy))
+    errors.push(notSupported(path.child('dnsPolicy'), podSpec.dnsPolicy, DNS_POLICIES));
   errors.push(...validateLabels(podSpec.nodeSelector ?? undefined, path.child('nodeSelector')));
   errors.push(...validatePodSecurityContext(podSpec, path, options));
   errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));

@@ -1,7 +1,7 @@
 /** policy/v1 PodDisruptionBudget rules, after the reference's ValidatePodDisruptionBudgetSpec. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, notSupported } from '../status/field-errors';
+import { FieldPath, GoValue, invalid, notSupported } from '../status/field-errors';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps';
 import { validateConditions, type Condition } from './conditions';
 import {
@@ -34,12 +34,28 @@ export function validatePodDisruptionBudgetUpdate(budget: KubeObject, old: KubeO
   return validateBudget(budget, { allowInvalidLabelValues: stored.length > 0 });
 }
 
+/**
+ * The spec as the reference prints it here: its internal struct in Go's JSON, members named as
+ * declared and in that order, absent pointers null (the selector, a metav1 type, keeps its tags).
+ */
+function internalBudgetSpec(spec: BudgetSpec): GoValue {
+  const orNull = (value: unknown) => (value === undefined ? null : value);
+  return new GoValue(
+    JSON.stringify({
+      MinAvailable: orNull(spec.minAvailable),
+      Selector: orNull(spec.selector),
+      MaxUnavailable: orNull(spec.maxUnavailable),
+      UnhealthyPodEvictionPolicy: orNull(spec.unhealthyPodEvictionPolicy),
+    }),
+  );
+}
+
 function validateBudget(budget: KubeObject, selectorOptions: LabelSelectorOptions): FieldError[] {
   const spec = specOf(budget);
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined)
-    errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
+    errors.push(invalid(path, internalBudgetSpec(spec), 'minAvailable and maxUnavailable cannot be both set'));
   for (const bound of ['minAvailable', 'maxUnavailable'] as const) {
     const value = spec[bound];
     if (value === undefined) continue;

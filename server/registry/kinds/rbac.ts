@@ -16,14 +16,15 @@ import { clusterRoleBindingPrinter, roleBindingPrinter, rolePrinter } from '../.
 const GROUP = 'rbac.authorization.k8s.io';
 
 /**
- * A binding's empty API groups, as the reference defaults them: the role reference's is the RBAC
+ * A binding's empty API groups, as the reference defaults them: the role reference's (sent or not) is the RBAC
  * group, and so is a user's or group's subject's; a service account's stays empty (absent on the
  * wire, as Go omits an empty string).
  */
 function defaultBinding(binding: KubeObject): void {
-  const roleRef = binding.roleRef as Record<string, unknown> | undefined;
-  if (roleRef !== undefined && roleRef !== null && typeof roleRef === 'object' && !roleRef.apiGroup)
-    roleRef.apiGroup = GROUP;
+  const roleRef = binding.roleRef as Record<string, unknown> | undefined | null;
+  // The role reference is a struct in Go, there even when not sent: its group is defaulted too.
+  if (roleRef === undefined || roleRef === null) binding.roleRef = { apiGroup: GROUP };
+  else if (typeof roleRef === 'object' && !roleRef.apiGroup) roleRef.apiGroup = GROUP;
   for (const subject of items(binding, 'subjects')) {
     if (subject.apiGroup) continue;
     if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = GROUP;

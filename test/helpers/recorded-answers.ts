@@ -53,12 +53,7 @@ export async function sendSteps(request: Requester, steps: readonly Step[]): Pro
       body === undefined ? {} : { 'content-type': step.contentType ?? 'application/json' };
     const ask = () => request(step.method, step.path, { body, headers });
     const reply = step.retry ? await retryUntil(ask, (answer) => answer.status === 200, 60_000) : await ask();
-    let parsed: unknown;
-    try {
-      parsed = reply.json();
-    } catch {
-      parsed = reply.body;
-    }
+    const parsed = parsedBody(reply.body);
     const warnings = reply.headers.warning;
     answers.set(step.name, {
       code: reply.status,
@@ -71,6 +66,20 @@ export async function sendSteps(request: Requester, steps: readonly Step[]): Pro
     });
   }
   return answers;
+}
+
+/** A body as JSON; a watch's stream as the list of its events; anything else as its text. */
+function parsedBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    const lines = body.split('\n').filter((line) => line !== '');
+    try {
+      return lines.length > 1 ? lines.map((line) => JSON.parse(line) as unknown) : body;
+    } catch {
+      return body;
+    }
+  }
 }
 
 /**

@@ -405,6 +405,7 @@ function completionsUpdateErrors(spec: JobSpec, oldSpec: JobSpec, path: FieldPat
 
 interface CronJobSpec {
   schedule?: string;
+  timeZone?: string | null;
   concurrencyPolicy?: string;
   startingDeadlineSeconds?: number;
   successfulJobsHistoryLimit?: number;
@@ -424,6 +425,47 @@ function scheduleErrors(schedule: string): string[] {
     .split(/\s+/)
     .filter((f) => f !== '');
   return fields.length === 5 ? [] : [`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`];
+}
+
+/**
+ * A time zone in the schedule (`TZ=`, `CRON_TZ=`) belongs in `timeZone` now: only a CronJob
+ * stored with one may keep it, and then without a `timeZone` too.
+ */
+function scheduleTimeZoneErrors(spec: CronJobSpec, storedHadOne: boolean, path: FieldPath): FieldError[] {
+  const schedule = spec.schedule ?? '';
+  if (!schedule.includes('TZ')) return [];
+  if (!storedHadOne)
+    return [invalid(path, schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead')];
+  return spec.timeZone === undefined || spec.timeZone === null
+    ? []
+    : [invalid(path, schedule, 'cannot use both timeZone field and TZ or CRON_TZ in schedule')];
+}
+
+/** One part of an IANA zone name, as the reference's check takes it (digits and `+` for legacy names). */
+const TIME_ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
+
+/**
+ * An IANA time zone the server knows, as the reference's validateTimeZone (its time.LoadLocation
+ * here is the runtime's ICU zone data, which knows the same names).
+ */
+function timeZoneErrors(timeZone: string | null | undefined, path: FieldPath): FieldError[] {
+  if (timeZone === undefined || timeZone === null) return [];
+  if (timeZone === '') return [invalid(path, timeZone, 'timeZone must be nil or non-empty string')];
+  const unknown = [invalid(path, timeZone, `unknown time zone ${timeZone}`)];
+  for (const part of timeZone.split('/'))
+    if (part === '.' || part === '..' || part.startsWith('-') || !TIME_ZONE_PART.test(part)) return unknown;
+  if (timeZone.toLowerCase() === 'local')
+    return [
+      invalid(path, timeZone, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'),
+    ];
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return unknown;
+  }
+  // ICU ignores case, a zone database's file names do not: `utc` names no zone there.
+  return canonical !== timeZone && canonical.toLowerCase() === timeZone.toLowerCase() ? unknown : [];
 }
 
 /** In the reference's order (ValidateCronJobCreate): the spec's fields, then the name's length. */
@@ -448,11 +490,16 @@ function validateCronJobSpec(cronJob: KubeObject, context: WriteContext, old: Ku
   const oldTemplate = (old?.spec as CronJobSpec | undefined)?.jobTemplate?.spec?.template;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
+  const oldSpec = old === undefined ? undefined : ((old.spec as CronJobSpec | undefined) ?? {});
   if (!spec.schedule) errors.push(required(path.child('schedule')));
-  else
+  else {
     for (const message of scheduleErrors(spec.schedule))
       errors.push(invalid(path.child('schedule'), spec.schedule, message));
+    errors.push(...scheduleTimeZoneErrors(spec, (oldSpec?.schedule ?? '').includes('TZ'), path.child('schedule')));
+  }
   errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
+  if (oldSpec === undefined || (oldSpec.timeZone ?? null) !== (spec.timeZone ?? null))
+    errors.push(...timeZoneErrors(spec.timeZone, path.child('timeZone')));
   errors.push(
     ...validateEnum(spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace'], path.child('concurrencyPolicy'), true),
   );

@@ -819,7 +819,7 @@ export function validateConfigMap(configMap: KubeObject): FieldError[] {
       errors.push(invalid(FieldPath.root('binaryData').key(key), key, message));
     size += Buffer.from(value, 'base64').length;
   }
-  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.root(''), MAX_DATA_SIZE));
+  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.wholeObject(), MAX_DATA_SIZE));
   return errors;
 }
 

@@ -66,11 +66,14 @@ function volumeAttachmentStatusErrors(object: KubeObject): FieldError[] {
  * A VolumeAttachment names its attacher and exactly one source, an inline volume judged as a
  * PersistentVolume's spec in that context; its status is judged too.
  */
+type VolumeAttachmentSpec = {
+  attacher?: string;
+  nodeName?: string;
+  source?: { persistentVolumeName?: string | null; inlineVolumeSpec?: Record<string, unknown> | null };
+};
+
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
-  const spec = (object.spec ?? {}) as {
-    attacher?: string;
-    source?: { persistentVolumeName?: string | null; inlineVolumeSpec?: Record<string, unknown> | null };
-  };
+  const spec = (object.spec ?? {}) as VolumeAttachmentSpec;
   const errors: FieldError[] = [];
   const specPath = FieldPath.root('spec');
   if (!spec.attacher) errors.push(required(specPath.child('attacher')));
@@ -84,7 +87,27 @@ export function validateVolumeAttachment(object: KubeObject): FieldError[] {
       errors.push(required(sourcePath.child('persistentVolumeName'), 'must specify non empty persistentVolumeName'));
   } else
     errors.push(...validateInlinePersistentVolumeSpec(inlineVolumeSpec ?? {}, sourcePath.child('inlineVolumeSpec')));
+  const nodeName = spec.nodeName ?? '';
+  for (const message of isDNS1123Subdomain(nodeName))
+    errors.push(invalid(specPath.child('nodeName'), nodeName, message));
   return [...errors, ...volumeAttachmentStatusErrors(object)];
+}
+
+/**
+ * A new attachment's tighter rules, after the others (the reference's ValidateVolumeAttachmentV1,
+ * on create only): the attacher is a CSI driver's name, the volume a PersistentVolume's.
+ */
+export function validateNewVolumeAttachment(object: KubeObject): FieldError[] {
+  const spec = (object.spec ?? {}) as VolumeAttachmentSpec;
+  const errors = [
+    ...validateVolumeAttachment(object),
+    ...validateCSIDriverName(spec.attacher ?? '', FieldPath.root('spec', 'attacher')),
+  ];
+  const volume = spec.source?.persistentVolumeName;
+  if (typeof volume === 'string')
+    for (const message of isDNS1123Subdomain(volume))
+      errors.push(invalid(FieldPath.root('spec', 'source', 'persistentVolumeName'), volume, message));
+  return errors;
 }
 
 /** A provisioner or driver name: required, a qualified name in any case. */

@@ -32,6 +32,7 @@ import {
   validateResourceQuotaUpdate,
 } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
+import { stampCreatedPhase, stampPhaseChange } from './volume-phase-times';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
@@ -325,6 +326,8 @@ export const coreKinds: readonly ResourceType[] = [
       updatePasses: ['create', 'createRules', 'create', 'updateRules'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
+      prepareForCreate: stampCreatedPhase,
+      prepareForStatusUpdate: stampPhaseChange,
       validate: persistentVolume.validatePersistentVolume,
       validateOnUpdate: persistentVolume.validatePersistentVolumeOnUpdate,
       validateUpdate: persistentVolume.validatePersistentVolumeUpdate,

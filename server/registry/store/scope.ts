@@ -114,8 +114,12 @@ export function toStorageVersion(scope: StoreScope, object: KubeObject): Convert
 }
 
 /** 422 Invalid naming the kind, from the strategy's field errors. */
+/**
+ * The 422 of an object, named by the kind as the reference holds it internally: the group it is
+ * stored in (an events.k8s.io Event is a core Event there, `Event "x" is invalid`).
+ */
 export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
-  return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
+  return invalid({ group: storageGroupVersion(scope.type).group, kind: scope.type.kind }, name, errors);
 }
 
 /** What the strategy of one write consults: who writes, where its warnings go, and the server's feature gates. */

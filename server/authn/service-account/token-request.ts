@@ -14,6 +14,7 @@ import { reviewBody } from '../reviews/review-body';
 import type { ObjectLookup } from './authenticator';
 import { serviceAccountClaims, type ObjectRef, type TokenSigner } from './claims';
 import { metaTime } from '../../../api/objects';
+import { parseGroupVersion } from '../../../api/identity';
 
 export const TOKEN_REQUEST_VERSION = 'authentication.k8s.io/v1';
 const DEFAULT_EXPIRATION_SECONDS = 3600;
@@ -225,7 +226,7 @@ async function boundObjects(
   }
   if (group === '' && ref.kind === 'Secret') return { secret: checked((await fetch('secrets', input.namespace)).ref) };
   if (group === '' && ref.kind === 'Node') return { node: checked((await fetch('nodes', '')).ref) };
-  throw badRequest(
-    `cannot bind token to object of type ${apiVersion === '' ? '' : `${apiVersion}, `}Kind=${ref.kind ?? ''}`,
-  );
+  // Go's GroupVersionKind.String(): `<group>/<version>, Kind=<kind>`, the core group empty (`/v1`).
+  const { group: refGroup, version } = parseGroupVersion(apiVersion) ?? { group: '', version: '' };
+  throw badRequest(`cannot bind token to object of type ${refGroup}/${version}, Kind=${ref.kind ?? ''}`);
 }

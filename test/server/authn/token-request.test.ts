@@ -171,6 +171,10 @@ test('refusals: short lifetimes, a stale bound UID, an unknown kind, a name that
   await expect(
     ask({ spec: { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'x' } } }),
   ).rejects.toThrow('cannot bind token to object of type apps/v1, Kind=Deployment');
+  // The core group prints empty before the slash, as Go's GroupVersionKind does (asked of 1.34.4).
+  await expect(ask({ spec: { boundObjectRef: { kind: 'ConfigMap', apiVersion: 'v1', name: 'x' } } })).rejects.toThrow(
+    'cannot bind token to object of type /v1, Kind=ConfigMap',
+  );
   await expect(ask({ metadata: { name: 'other' } })).rejects.toThrow(
     'metadata.name: Invalid value: "other": must match the service account name if specified',
   );

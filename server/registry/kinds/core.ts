@@ -144,8 +144,14 @@ export const coreKinds: readonly ResourceType[] = [
       updatePasses: ['create', 'update'],
       defaults: defaults.defaultNamespace,
       initialStatus: () => ({ phase: 'Active' }),
+      // The finalizers sent are kept, and `kubernetes` added when they lack it: the namespace
+      // controller's, which the reference requires on create.
       prepareForCreate: (namespace) => {
-        namespace.spec = { finalizers: ['kubernetes'] };
+        const sent = (namespace.spec as { finalizers?: unknown } | undefined)?.finalizers;
+        const finalizers = Array.isArray(sent) ? (sent as string[]) : [];
+        namespace.spec = {
+          finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'],
+        };
       },
       // spec.finalizers change only through /finalize.
       prepareForUpdate: (namespace, old) => {

@@ -111,6 +111,9 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
     const items = itemNode(schema);
     const granular = isGranularList(value, schema);
     const keys = listTypeOf(schema) === 'map' ? listMapKeysOf(schema) : [];
+    // An associative list names each element once: two with one key (or one value, in a set)
+    // are refused, after the errors of the elements before the second.
+    const seen = new Set<string>();
     for (const [index, item] of value.entries()) {
       // A null item of a keyed list names no element (the reference refuses it; it would be a TypeError here).
       if ((item === null || item === undefined) && keys.length > 0) {
@@ -120,7 +123,12 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
         });
         return;
       }
-      walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found);
+      const element = granular ? itemElement(item, schema) : `i:${index}`;
+      if (granular) {
+        if (seen.has(element)) found.push({ path, message: `duplicate entries for key ${formatPath([element])}` });
+        seen.add(element);
+      }
+      walk(item, items, [...path, element], found);
     }
     return;
   }

@@ -155,6 +155,38 @@ describe('values of the wrong type are refused before merging, as the reference 
     });
     expect(fine.status).toBe(201);
   });
+
+  test('an associative list names each element once: a second with the same key is refused, nothing stored', async () => {
+    // kube-apiserver 1.34.4 answers these words (as a 500; a 400 here, as every bad body).
+    const container = (env: unknown[]) => ({ name: 'c', image: 'x', env });
+    const config = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'twice' },
+      spec: {
+        ...spec(2),
+        template: {
+          metadata: { labels: { app: 'typed' } },
+          spec: {
+            containers: [
+              container([
+                { name: 'A', value: '1' },
+                { name: 'A', value: '2' },
+              ]),
+            ],
+          },
+        },
+      },
+    };
+    const answer = await patch(`${DEPLOYMENTS}/twice?fieldManager=alice`, APPLY, config);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(
+      'failed to create typed patch object (/twice; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="c"].env: duplicate entries for key [name="A"]',
+    );
+    expect((await patch(`${DEPLOYMENTS}/twice?fieldManager=alice`, APPLY, { ...config, spec: spec(2) })).status).toBe(
+      201,
+    );
+  });
 });
 
 describe('PatchOptions are checked in the reference order', () => {

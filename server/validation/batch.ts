@@ -1,7 +1,9 @@
 /**
  * batch/v1 rules: a Job's template runs to completion (restartPolicy OnFailure or Never), its
- * selector and template are fixed once created; a CronJob needs a five-field schedule.
+ * selector and template are fixed once created; a CronJob's schedule is one robfig/cron's
+ * standard parser takes (cron-schedule.ts), in a time zone the server knows.
  */
+import { cronScheduleProblem } from './cron-schedule';
 import { goJSONQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
@@ -416,17 +418,6 @@ interface CronJobSpec {
 /** A CronJob's name leaves room for the 11-character suffix of the Jobs it creates. */
 const CRONJOB_NAME_MAX = 52;
 
-/** Standard cron syntax: five fields, or a descriptor such as `@hourly`. */
-function scheduleErrors(schedule: string): string[] {
-  if (schedule.startsWith('@')) return [];
-  const fields = schedule
-    .replace(/^(TZ|CRON_TZ)=\S+\s+/, '')
-    .trim()
-    .split(/\s+/)
-    .filter((f) => f !== '');
-  return fields.length === 5 ? [] : [`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`];
-}
-
 /**
  * A time zone in the schedule (`TZ=`, `CRON_TZ=`) belongs in `timeZone` now: only a CronJob
  * stored with one may keep it, and then without a `timeZone` too.
@@ -451,21 +442,31 @@ const TIME_ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
 function timeZoneErrors(timeZone: string | null | undefined, path: FieldPath): FieldError[] {
   if (timeZone === undefined || timeZone === null) return [];
   if (timeZone === '') return [invalid(path, timeZone, 'timeZone must be nil or non-empty string')];
-  const unknown = [invalid(path, timeZone, `unknown time zone ${timeZone}`)];
   for (const part of timeZone.split('/'))
-    if (part === '.' || part === '..' || part.startsWith('-') || !TIME_ZONE_PART.test(part)) return unknown;
+    if (part === '.' || part === '..' || part.startsWith('-') || !TIME_ZONE_PART.test(part))
+      return [invalid(path, timeZone, `unknown time zone ${timeZone}`)];
   if (timeZone.toLowerCase() === 'local')
     return [
       invalid(path, timeZone, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'),
     ];
+  const problem = zoneLoadProblem(timeZone);
+  return problem === undefined ? [] : [invalid(path, timeZone, problem)];
+}
+
+/**
+ * Go's time.LoadLocation's refusal of a zone name, from the runtime's ICU zone data, which
+ * knows the same names ("" and "UTC" are UTC there, "Local" the server's own).
+ */
+function zoneLoadProblem(zone: string): string | undefined {
+  if (zone === '' || zone === 'UTC' || zone === 'Local') return undefined;
   let canonical: string;
   try {
-    canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return unknown;
+    return `unknown time zone ${zone}`;
   }
   // ICU ignores case, a zone database's file names do not: `utc` names no zone there.
-  return canonical !== timeZone && canonical.toLowerCase() === timeZone.toLowerCase() ? unknown : [];
+  return canonical !== zone && canonical.toLowerCase() === zone.toLowerCase() ? `unknown time zone ${zone}` : undefined;
 }
 
 /** In the reference's order (ValidateCronJobCreate): the spec's fields, then the name's length. */
@@ -493,8 +494,8 @@ function validateCronJobSpec(cronJob: KubeObject, context: WriteContext, old: Ku
   const oldSpec = old === undefined ? undefined : ((old.spec as CronJobSpec | undefined) ?? {});
   if (!spec.schedule) errors.push(required(path.child('schedule')));
   else {
-    for (const message of scheduleErrors(spec.schedule))
-      errors.push(invalid(path.child('schedule'), spec.schedule, message));
+    const problem = cronScheduleProblem(spec.schedule, zoneLoadProblem);
+    if (problem !== undefined) errors.push(invalid(path.child('schedule'), spec.schedule, problem));
     errors.push(...scheduleTimeZoneErrors(spec, (oldSpec?.schedule ?? '').includes('TZ'), path.child('schedule')));
   }
   errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));

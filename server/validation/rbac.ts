@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, invalid, notSupported, required } from '../status/field-errors';
-import { isValidPathSegmentName } from './names';
+import { isDNS1123Subdomain, isValidPathSegmentName } from './names';
 import {
   labelSelectorParses,
   validateLabelSelector,
@@ -14,35 +14,40 @@ interface PolicyRule {
   verbs?: string[];
   apiGroups?: string[];
   resources?: string[];
+  resourceNames?: string[];
   nonResourceURLs?: string[];
 }
 
+/** Each rule as the reference's ValidatePolicyRule: verbs, then either non-resource URLs alone or groups and resources. */
 export function validatePolicyRules(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   ((object.rules as PolicyRule[] | undefined) ?? []).forEach((rule, i) => {
     const at = FieldPath.root('rules').index(i);
-    if (!rule.verbs || rule.verbs.length === 0)
-      errors.push(required(at.child('verbs'), 'verbs must contain at least one value'));
-    const hasResources = (rule.resources ?? []).length > 0;
-    const hasNonResource = (rule.nonResourceURLs ?? []).length > 0;
-    if (hasNonResource && object.kind === 'Role')
-      errors.push(
-        invalid(
-          at.child('nonResourceURLs'),
-          rule.nonResourceURLs,
-          'namespaced rules cannot apply to non-resource URLs',
-        ),
-      );
-    if (hasResources && !rule.apiGroups)
+    const count = (list: readonly unknown[] | undefined) => list?.length ?? 0;
+    if (count(rule.verbs) === 0) errors.push(required(at.child('verbs'), 'verbs must contain at least one value'));
+    if (count(rule.nonResourceURLs) > 0) {
+      if (object.kind === 'Role')
+        errors.push(
+          invalid(
+            at.child('nonResourceURLs'),
+            rule.nonResourceURLs,
+            'namespaced rules cannot apply to non-resource URLs',
+          ),
+        );
+      if (count(rule.apiGroups) > 0 || count(rule.resources) > 0 || count(rule.resourceNames) > 0)
+        errors.push(
+          invalid(
+            at.child('nonResourceURLs'),
+            rule.nonResourceURLs,
+            'rules cannot apply to both regular resources and non-resource URLs',
+          ),
+        );
+      return;
+    }
+    if (count(rule.apiGroups) === 0)
       errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
-    if (hasResources && hasNonResource)
-      errors.push(
-        invalid(
-          at.child('nonResourceURLs'),
-          rule.nonResourceURLs,
-          'rules cannot apply to both regular resources and non-resource URLs',
-        ),
-      );
+    if (count(rule.resources) === 0)
+      errors.push(required(at.child('resources'), 'resource rules must supply at least one resource'));
   });
   return errors;
 }
@@ -109,21 +114,23 @@ interface Subject {
   namespace?: string;
 }
 
+/** Each subject as the reference's ValidateRoleBindingSubject, by its kind. */
 function validateSubjects(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   ((object.subjects as Subject[] | undefined) ?? []).forEach((subject, i) => {
     const at = FieldPath.root('subjects').index(i);
-    if (!subject.name) errors.push(required(at.child('name')));
-    if (!['Group', 'ServiceAccount', 'User'].includes(subject.kind ?? ''))
-      errors.push(notSupported(at.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
-    if (subject.kind === 'ServiceAccount' && !subject.namespace && object.kind === 'ClusterRoleBinding')
-      errors.push(required(at.child('namespace')));
-    // A service account is of the core group; users and groups are RBAC's own.
+    const name = subject.name ?? '';
     const apiGroup = subject.apiGroup ?? '';
-    if (subject.kind === 'ServiceAccount' && apiGroup !== '')
-      errors.push(notSupported(at.child('apiGroup'), apiGroup, ['']));
-    if ((subject.kind === 'User' || subject.kind === 'Group') && apiGroup !== RBAC_GROUP)
-      errors.push(notSupported(at.child('apiGroup'), apiGroup, [RBAC_GROUP]));
+    if (name === '') errors.push(required(at.child('name')));
+    if (subject.kind === 'ServiceAccount') {
+      for (const message of name === '' ? [] : isDNS1123Subdomain(name))
+        errors.push(invalid(at.child('name'), name, message));
+      // A service account is of the core group; users and groups are RBAC's own.
+      if (apiGroup !== '') errors.push(notSupported(at.child('apiGroup'), apiGroup, ['']));
+      if (object.kind === 'ClusterRoleBinding' && !subject.namespace) errors.push(required(at.child('namespace')));
+    } else if (subject.kind === 'User' || subject.kind === 'Group') {
+      if (apiGroup !== RBAC_GROUP) errors.push(notSupported(at.child('apiGroup'), apiGroup, [RBAC_GROUP]));
+    } else errors.push(notSupported(at.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
   });
   return errors;
 }

@@ -108,14 +108,19 @@ function isGoZero(member: string, value: unknown): boolean {
   return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
+/** The members of a review's metadata that are set, as Go's JSON of the typed struct keeps them. */
+function setMetadataMembers(review: KubeObject): [string, unknown][] {
+  const metadata = (review.metadata ?? {}) as Record<string, unknown>;
+  return Object.entries(metadata).filter(([member, value]) => !isGoZero(member, value));
+}
+
 /**
  * The reference's check that a review's metadata holds nothing but its field manager's entries
  * (and for a LocalSubjectAccessReview its namespace): reviews are questions, not objects with
  * names. The metadata prints as Go's JSON of ObjectMeta: zero members left out, maps sorted.
  */
 function metadataErrors(review: KubeObject, except: 'namespace' | undefined): FieldError[] {
-  const metadata = (review.metadata ?? {}) as Record<string, unknown>;
-  const set = Object.entries(metadata).filter(([member, value]) => !isGoZero(member, value));
+  const set = setMetadataMembers(review);
   if (set.every(([member]) => member === 'managedFields' || member === except)) return [];
   const printed = Object.fromEntries(
     set.map(([member, value]) => [member, member === 'labels' || member === 'annotations' ? sortedMap(value) : value]),
@@ -206,14 +211,7 @@ async function decide(authorizer: Authorizer, attributes: Attributes): Promise<A
 
 /** The review with its status, and its metadata as Go writes the typed struct: zero members left out. */
 function answered(review: KubeObject, status: AccessReviewStatus): KubeObject {
-  const metadata = Object.entries((review.metadata ?? {}) as Record<string, unknown>);
-  return {
-    ...review,
-    metadata: Object.fromEntries(
-      metadata.filter(([member, value]) => !isGoZero(member, value)),
-    ) as KubeObject['metadata'],
-    status,
-  };
+  return { ...review, metadata: Object.fromEntries(setMetadataMembers(review)) as KubeObject['metadata'], status };
 }
 
 function userOf(spec: ReviewSpec): UserInfo {

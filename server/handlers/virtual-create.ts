@@ -3,8 +3,9 @@
  * decoded as any create's (`fieldValidation` Strict, Warn or Ignore against the kind's schema,
  * unknown fields dropped), its system metadata cleared and its namespace set from the path, and
  * its writer recorded in managedFields as any create's is (the reference's create handler does
- * all this for these kinds too: answers that echo the request show it), then answered. The decoder's warnings (unknown or duplicate fields
- * under Warn) and the version's deprecation reach the client as `Warning` headers.
+ * all this for these kinds too: answers that echo the request show it), then answered. The
+ * decoder's warnings (unknown or duplicate fields under Warn) and the version's deprecation reach
+ * the client as `Warning` headers.
  */
 import type { KubeObject } from '../../api/objects';
 import { finishRequest } from './post-timeout';

@@ -56,6 +56,7 @@ import { startLeaderElection, type LeaderElection } from './controllers/leader-e
 import { startNamespaceController } from './controllers/namespace-controller';
 import { startQuotaController } from './controllers/quota-controller';
 import { startStorageProtection } from './controllers/storage-protection';
+import { startVolumeAttributesClassProtection } from './controllers/volume-attributes-class-protection';
 import { startVolumeBinder } from './controllers/volume-binder';
 import { startPolicyTypeChecking } from './controllers/policy-type-checking';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
@@ -780,6 +781,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             if (runs('resourcequota-controller')) startQuotaController(operations, lost);
             if (runs('persistentvolumeclaim-protection-controller') && runs('persistentvolume-protection-controller'))
               startStorageProtection(operations, lost);
+            if (
+              runs('volumeattributesclass-protection-controller') &&
+              featureEnabled(options.featureGates, 'VolumeAttributesClass')
+            )
+              startVolumeAttributesClassProtection(operations, lost);
             if (runs('persistentvolume-binder-controller')) startVolumeBinder(operations, lost);
             if (runs('garbage-collector-controller')) startGarbageCollector(operations, lost);
             if (

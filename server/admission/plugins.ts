@@ -153,7 +153,12 @@ const PLUGINS: readonly PluginEntry[] = [
   },
   { name: 'ExtendedResourceToleration', onByDefault: false, make: extendedResourceTolerationPlugin },
   { name: 'DefaultStorageClass', onByDefault: true, make: ({ storageOf }) => defaultStorageClassPlugin(storageOf) },
-  { name: 'StorageObjectInUseProtection', onByDefault: true, make: storageObjectInUseProtectionPlugin },
+  {
+    name: 'StorageObjectInUseProtection',
+    onByDefault: true,
+    make: ({ featureEnabled }) =>
+      storageObjectInUseProtectionPlugin({ volumeAttributesClasses: featureEnabled('VolumeAttributesClass') }),
+  },
   {
     name: 'OwnerReferencesPermissionEnforcement',
     onByDefault: false,

@@ -19,6 +19,7 @@ export const EMBEDDED_CONTROLLERS = [
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
   'persistentvolume-binder-controller',
+  'volumeattributesclass-protection-controller',
   // Only with the StorageVersionMigrator gate, and with the garbage collector, as the reference's.
   'storage-version-migrator-controller',
   // These two run only with --enable-bootstrap-token-auth, as the controller manager's are off unless asked for.

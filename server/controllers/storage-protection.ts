@@ -21,7 +21,7 @@ function record(value: unknown): Fields {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 }
 
-function awaitsRemoval(object: KubeObject, finalizer: string): boolean {
+export function awaitsRemoval(object: KubeObject, finalizer: string): boolean {
   return object.metadata.deletionTimestamp !== undefined && (object.metadata.finalizers ?? []).includes(finalizer);
 }
 

@@ -120,6 +120,74 @@ describe('claims and volumes', () => {
     expect(await until('/api/v1/persistentvolumes/protected', (object) => object === undefined)).toBeUndefined();
   });
 
+  it('deletes a volume attributes class once no claim or volume names it', async () => {
+    const vac = (name: string, finalizers?: string[]) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttributesClass',
+      metadata: { name, finalizers },
+      driverName: 'csi.example.com',
+      parameters: { iops: '100' },
+    });
+    await create(vac('named-by-claim'));
+    await create(vac('named-by-volume'));
+    await create(vac('unnamed'));
+    // The admission plugin protects every new class.
+    expect((await get('/apis/storage.k8s.io/v1/volumeattributesclasses/unnamed'))?.metadata.finalizers).toEqual([
+      'kubernetes.io/vac-protection',
+    ]);
+    expect((await server.kubectl(['create', 'namespace', 'vac'])).code).toBe(0);
+    await create(claim('vac', 'fast', { volumeAttributesClassName: 'named-by-claim' }));
+    await create({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'vac-volume' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        csi: { driver: 'csi.example.com', volumeHandle: 'h' },
+        volumeAttributesClassName: 'named-by-volume',
+      },
+    });
+    const classes = ['named-by-claim', 'named-by-volume', 'unnamed'];
+    expect((await server.kubectl(['delete', 'volumeattributesclass', ...classes, '--wait=false'])).code).toBe(0);
+    const path = (name: string) => `/apis/storage.k8s.io/v1/volumeattributesclasses/${name}`;
+    expect(await until(path('unnamed'), (object) => object === undefined)).toBeUndefined();
+    for (const name of ['named-by-claim', 'named-by-volume'])
+      expect((await get(path(name)))?.metadata).toMatchObject({
+        finalizers: ['kubernetes.io/vac-protection'],
+        deletionTimestamp: expect.any(String),
+      });
+    expect((await server.kubectl(['delete', 'pvc', 'fast', '-n', 'vac', '--wait=false'])).code).toBe(0);
+    expect(await until(path('named-by-claim'), (object) => object === undefined)).toBeUndefined();
+    expect((await server.kubectl(['delete', 'pv', 'vac-volume', '--wait=false'])).code).toBe(0);
+    expect(await until(path('named-by-volume'), (object) => object === undefined)).toBeUndefined();
+  });
+
+  it('protects a class made without the finalizer, as the controller manager does', async () => {
+    const later = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttributesClass',
+      metadata: { name: 'later' },
+      driverName: 'csi.example.com',
+      parameters: { iops: '100' },
+    };
+    const json = { 'Content-Type': 'application/json' };
+    const path = '/apis/storage.k8s.io/v1/volumeattributesclasses';
+    expect((await server.request('POST', path, { body: JSON.stringify(later), headers: json })).status).toBe(201);
+    const removed = await server.request('PATCH', `${path}/later`, {
+      body: JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]),
+      headers: { 'Content-Type': 'application/json-patch+json' },
+    });
+    expect(removed.status).toBe(200);
+    expect(
+      (
+        await until('/apis/storage.k8s.io/v1/volumeattributesclasses/later', (object) =>
+          (object?.metadata.finalizers ?? []).includes('kubernetes.io/vac-protection'),
+        )
+      )?.metadata.finalizers,
+    ).toEqual(['kubernetes.io/vac-protection']);
+  });
+
   it('binds a claim and a volume that name each other, and releases the volume when the claim goes', async () => {
     expect((await server.kubectl(['create', 'namespace', 'bind'])).code).toBe(0);
     await create(claim('bind', 'c1', { volumeName: 'v1', volumeAttributesClassName: 'gold' }));

@@ -4,6 +4,7 @@
  * standard parser takes (cron-schedule.ts), in a time zone the server knows.
  */
 import { cronScheduleProblem } from './cron-schedule';
+import { domainPrefixedPathErrors } from './domain-prefixed-path';
 import { goJSONQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
@@ -17,7 +18,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { goLen, isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError } from './names';
+import { goLen, isDNS1123Label, maxLenError } from './names';
 import {
   selectorMatches,
   validateEnum,
@@ -157,22 +158,9 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
 
 /** The controller a Job is left to: a name as long as a label value, under a domain of its owner's. */
 const MAX_MANAGED_BY_LENGTH = 63;
-const HTTP_PATH_PATTERN = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
 
-/** The reference's IsDomainPrefixedPath, then the length. */
 function managedByErrors(managedBy: string, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const slash = managedBy.indexOf('/');
-  const host = managedBy.slice(0, Math.max(slash, 0));
-  const rest = managedBy.slice(slash + 1);
-  if (managedBy === '') errors.push(required(path));
-  else if (slash <= 0 || rest === '')
-    errors.push(invalid(path, managedBy, 'must be a domain-prefixed path (such as "acme.io/foo")'));
-  else {
-    errors.push(...isDNS1123Subdomain(host).map((message) => invalid(path, host, message)));
-    if (!new RegExp(`^${HTTP_PATH_PATTERN}$`).test(rest))
-      errors.push(invalid(path, rest, regexError('Invalid path', HTTP_PATH_PATTERN)));
-  }
+  const errors = domainPrefixedPathErrors(managedBy, path);
   if (managedBy.length > MAX_MANAGED_BY_LENGTH) errors.push(tooLong(path, MAX_MANAGED_BY_LENGTH));
   return errors;
 }

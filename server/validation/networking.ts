@@ -11,12 +11,15 @@ import {
   invalid,
   notSupported,
   required,
+  tooLong,
 } from '../status/field-errors';
 import { ipFamilyOf, isStrictSubnet, isValidCIDR, isValidCIDRForLegacyField, sloppyIPFamily } from './ip';
 import { validateIngressLoadBalancerStatus } from './status-addresses';
 import { internalCompactJson } from './internal-json';
 import { immutableAs, memberType } from './semantic-equality';
+import { domainPrefixedPathErrors } from './domain-prefixed-path';
 import {
+  goLen,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -248,11 +251,18 @@ interface IngressClassParameters extends TypedReference {
   namespace?: string;
 }
 
+/** An IngressClass's controller name, at most this many bytes. */
+const MAX_INGRESS_CLASS_CONTROLLER_LENGTH = 250;
+
 /** An IngressClass names its controller, and its parameters by kind, name and scope. */
 export function validateIngressClass(ingressClass: KubeObject): FieldError[] {
   const spec = (ingressClass.spec as { controller?: string; parameters?: IngressClassParameters } | undefined) ?? {};
   const errors: FieldError[] = [];
-  if (!spec.controller) errors.push(required(FieldPath.root('spec', 'controller')));
+  const controller = spec.controller ?? '';
+  const controllerPath = FieldPath.root('spec', 'controller');
+  if (goLen(controller) > MAX_INGRESS_CLASS_CONTROLLER_LENGTH)
+    errors.push(tooLong(controllerPath, MAX_INGRESS_CLASS_CONTROLLER_LENGTH));
+  errors.push(...domainPrefixedPathErrors(controller, controllerPath));
   const parameters = spec.parameters;
   if (parameters === undefined) return errors;
   const path = FieldPath.root('spec', 'parameters');

@@ -13,7 +13,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
+import { goLen, inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
 import { validateInlinePersistentVolumeSpec } from './persistent-volume';
@@ -117,14 +117,32 @@ function provisionerErrors(value: unknown, path: FieldPath): FieldError[] {
   return isQualifiedName(name).map((message) => invalid(path, name, message));
 }
 
+/** What a class may hand its provisioner or driver: this many parameters, of this many bytes in all. */
+const MAX_CLASS_PARAMETERS = 512;
+const MAX_CLASS_PARAMETER_BYTES = 256 * 1024;
+
+/** A class's parameters: bounded in number and size, no empty key; `allowEmpty` or at least one. */
+function classParameterErrors(parameters: unknown, allowEmpty: boolean): FieldError[] {
+  const path = FieldPath.root('parameters');
+  const entries = Object.entries((parameters ?? {}) as Record<string, string>);
+  if (entries.length > MAX_CLASS_PARAMETERS) return [tooLong(path, MAX_CLASS_PARAMETERS)];
+  const errors: FieldError[] = [];
+  let bytes = 0;
+  for (const [key, value] of entries) {
+    if (key === '') errors.push(invalid(path, key, 'field can not be empty.'));
+    bytes += goLen(key) + (typeof value === 'string' ? goLen(value) : 0);
+  }
+  if (bytes > MAX_CLASS_PARAMETER_BYTES) errors.push(tooLong(path, MAX_CLASS_PARAMETER_BYTES));
+  if (!allowEmpty && entries.length === 0) errors.push(required(path, 'must contain at least one key/value pair'));
+  return errors;
+}
+
 /** A VolumeAttributesClass names its driver and carries at least one parameter. */
 export function validateVolumeAttributesClass(object: KubeObject): FieldError[] {
-  const errors = provisionerErrors(object.driverName, FieldPath.root('driverName'));
-  const parameters = object.parameters as Record<string, string> | undefined;
-  if (parameters === undefined || parameters === null || Object.keys(parameters).length === 0) {
-    errors.push(required(FieldPath.root('parameters'), 'must contain at least one key/value pair'));
-  }
-  return errors;
+  return [
+    ...provisionerErrors(object.driverName, FieldPath.root('driverName')),
+    ...classParameterErrors(object.parameters, false),
+  ];
 }
 
 /**
@@ -177,7 +195,7 @@ function topologyTermErrors(
  */
 export function validateStorageClass(object: KubeObject): FieldError[] {
   const errors = provisionerErrors(object.provisioner, FieldPath.root('provisioner'));
-  errors.push(...classPolicyErrors(object));
+  errors.push(...classParameterErrors(object.parameters, true), ...classPolicyErrors(object));
   const terms = (object.allowedTopologies as TopologyTerm[] | undefined) ?? [];
   const seen: Record<string, string[]>[] = terms.map(() => ({}));
   terms.forEach((term, i) => {

@@ -4,6 +4,8 @@
  * recursively: the schema gives them `default: {}`), required (non-omitempty) slices, maps and
  * pointers are null, and so is a time that is not a pointer (a template's creationTimestamp:
  * servers before 1.34 print it as null, 1.34 omits it; either way it never counts as set).
+ * A plain scalar member that is neither a pointer nor omitempty is there at its zero value, so
+ * a create that sends it at zero does not own it (a ResourceSlice's `pool.generation: 0`).
  * Against it, only what lies inside those always-present structs counts as created: a created
  * Deployment's Update entry has no `.` on spec, template or strategy, yet has one on a list
  * that was absent.
@@ -13,6 +15,11 @@ import { resolveSchema } from '../validation/decode';
 
 interface ProtobufFacts {
   readonly pointer?: boolean;
+  readonly omitempty?: boolean;
+}
+
+function protobufFacts(declared: SchemaNode): ProtobufFacts | undefined {
+  return (declared as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
 }
 
 const TIME_DEFINITIONS = [
@@ -21,7 +28,7 @@ const TIME_DEFINITIONS = [
 ];
 
 function isValueTime(declared: SchemaNode, resolved: ResolvedSchema): boolean {
-  const facts = (declared as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
+  const facts = protobufFacts(declared);
   return facts !== undefined && facts.pointer !== true && TIME_DEFINITIONS.includes(resolved.definition ?? '');
 }
 
@@ -42,12 +49,26 @@ export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Re
     const resolved = resolveSchema(definitions, declared);
     if (isAlwaysPresentStruct(declared, resolved)) out[key] = zeroObject(definitions, resolved);
     else if (isValueTime(declared, resolved)) out[key] = null;
-    else if (required.has(key) && !isScalar(resolved.node)) out[key] = null;
+    else if (isScalar(resolved.node)) {
+      const zero = valueScalarZero(declared, resolved);
+      if (zero !== undefined) out[key] = zero;
+    } else if (required.has(key)) out[key] = null;
   }
   return out;
 }
 
-/** Required scalars have zero values ("", 0, false) that a create rarely repeats; they are left out. */
 function isScalar(node: SchemaNode): boolean {
   return node.type === 'string' || node.type === 'integer' || node.type === 'number' || node.type === 'boolean';
+}
+
+/**
+ * A plain Go scalar (no named type such as Quantity or IntOrString) that is neither a pointer
+ * nor omitempty: its zero value; else nothing, as Go's JSON leaves it out.
+ */
+function valueScalarZero(declared: SchemaNode, resolved: ResolvedSchema): string | number | boolean | undefined {
+  const facts = protobufFacts(declared);
+  if (facts === undefined || facts.pointer === true || facts.omitempty === true || resolved.definition !== undefined)
+    return undefined;
+  if (resolved.node.type === 'string') return '';
+  return resolved.node.type === 'boolean' ? false : 0;
 }

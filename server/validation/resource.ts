@@ -24,7 +24,7 @@ import {
   isQualifiedName,
   isValidLabelValue,
 } from './names';
-import { goNodeSelectorTerms } from './node-selector';
+import { goNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import { immutableAs } from './semantic-equality';
 import { internalCompactJson } from './internal-json';
 import { validateTemplateObjectMeta } from './object-meta';
@@ -207,20 +207,35 @@ function counterCount(sets: readonly CounterSet[] | undefined): number {
   return (sets ?? []).reduce((sum, set) => sum + Object.keys(set.counters ?? {}).length, 0);
 }
 
-/** Items with their own rules, then each key once (the reference's validateSet). */
+/** Items with their own rules, then at most `maxItems` of them (-1: any number) (the reference's validateSlice). */
+function boundedItems<T>(
+  items: readonly T[],
+  path: FieldPath,
+  maxItems: number,
+  validateItem: (item: T, at: FieldPath) => FieldError[],
+): FieldError[] {
+  const errors = items.flatMap((item, i) => validateItem(item, path.index(i)));
+  if (maxItems >= 0 && items.length > maxItems) errors.push(tooMany(path, items.length, maxItems));
+  return errors;
+}
+
+/** A bounded list whose items' keys differ: then each key once (the reference's validateSet). */
 function uniqueItems<T>(
   items: readonly T[],
   path: FieldPath,
+  maxItems: number,
   validateItem: (item: T, at: FieldPath) => FieldError[],
   keyOf: (item: T) => { key: string; field: string },
   /** What a duplicate's message shows, when not its key. */
   printedKey?: unknown,
 ): FieldError[] {
-  const errors = items.flatMap((item, i) => validateItem(item, path.index(i)));
+  // A key `field` of '' is the item itself (a list of names).
+  const errors = boundedItems(items, path, maxItems, validateItem);
   const seen = new Set<string>();
   items.forEach((item, i) => {
     const { key, field } = keyOf(item);
-    if (seen.has(key)) errors.push(duplicate(path.index(i).child(field), printedKey ?? key));
+    const at = field === '' ? path.index(i) : path.index(i).child(field);
+    if (seen.has(key)) errors.push(duplicate(at, printedKey ?? key));
     seen.add(key);
   });
   return errors;
@@ -236,6 +251,7 @@ function validateConsumption(
   const errors = uniqueItems(
     consumption,
     at,
+    -1,
     (set, itemPath) => [
       ...((set.counterSet ?? '') === '' ? [required(itemPath.child('counterSet'))] : []),
       ...countersErrors(set.counters, itemPath.child('counters')),
@@ -301,6 +317,10 @@ function fullyQualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
 }
 
 const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule'];
+/** The most taints a device may have, devices a slice, consumers a claim's reservation. */
+const MAX_DEVICE_TAINTS = 4;
+const MAX_DEVICES_PER_SLICE = 128;
+const MAX_RESERVED_FOR = 256;
 
 /** A device taint: a label-like key and value, and an effect the scheduler knows. */
 function validateTaint(taint: NonNullable<Device['taints']>[number], path: FieldPath): FieldError[] {
@@ -338,9 +358,12 @@ function validateDevice(
     if (device.allowMultipleAllocations !== true && capacity.requestPolicy != null)
       errors.push(forbidden(at.child('requestPolicy'), 'allowMultipleAllocations must be true'));
   }
-  (device.taints ?? []).forEach((taint, i) => errors.push(...validateTaint(taint, path.child('taints').index(i))));
+  errors.push(...boundedItems(device.taints ?? [], path.child('taints'), MAX_DEVICE_TAINTS, validateTaint));
   errors.push(...validateConsumption(device.consumesCounters ?? [], slice.sharedCounters, path));
-  const selection = nodeSelection(device, path, { emptyNodeName: 'must not be empty' });
+  const selection = nodeSelection(device, path, {
+    emptyNodeName: 'must not be empty',
+    selector: (selector) => validateNodeSelector(selector as NodeSelector, false, path.child('nodeSelector')),
+  });
   if (slice.perDeviceNodeSelection)
     errors.push(
       ...selection.errors,
@@ -369,10 +392,12 @@ export function validateResourceSlice(object: KubeObject): FieldError[] {
     emptyNodeName: 'must be either unset or set to a non-empty string',
     // One term only, so that the selectors of devices allocated from several slices can be merged.
     selector: (selector) => {
-      const terms = (selector as { nodeSelectorTerms?: unknown[] }).nodeSelectorTerms;
-      if ((terms?.length ?? 0) === 1) return [];
+      const errors = validateNodeSelector(selector as NodeSelector, false, path.child('nodeSelector'));
+      const terms = (selector as NodeSelector).nodeSelectorTerms;
+      if ((terms?.length ?? 0) === 1) return errors;
       const at = path.child('nodeSelector', 'nodeSelectorTerms');
       return [
+        ...errors,
         invalid(at, terms == null ? null : goNodeSelectorTerms(terms), 'must have exactly one node selector term'),
       ];
     },
@@ -396,6 +421,7 @@ export function validateResourceSlice(object: KubeObject): FieldError[] {
     ...uniqueItems(
       devices,
       path.child('devices'),
+      MAX_DEVICES_PER_SLICE,
       (device, at) => validateDevice(device, at, slice),
       (device) => ({ key: device.name ?? '', field: 'name' }),
     ),
@@ -422,6 +448,7 @@ export function validateResourceSlice(object: KubeObject): FieldError[] {
     ...uniqueItems(
       sharedCounters,
       path.child('sharedCounters'),
+      -1,
       (set, at) => [
         ...((set.name ?? '') === '' ? [required(at.child('name'))] : labelErrors(set.name ?? '', at.child('name'))),
         ...countersErrors(set.counters, at.child('counters')),
@@ -459,8 +486,13 @@ function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPat
 
 /** The most selectors a class, request or taint rule may have. */
 const MAX_DEVICE_SELECTORS = 32;
-/** The most requests a constraint may name (DeviceRequestsMaxSize). */
-const MAX_CONSTRAINT_REQUESTS = 32;
+/** The most requests a claim may make, and a constraint or config may name (DeviceRequestsMaxSize). */
+const MAX_REQUESTS = 32;
+/** The most alternatives a request may list. */
+const MAX_FIRST_AVAILABLE = 8;
+/** The most constraints, and configs, a claim (or configs a class) may have. */
+const MAX_CONSTRAINTS = 32;
+const MAX_CONFIGS = 32;
 /** The longest selector expression the reference compiles. */
 const CEL_SELECTOR_MAX_LENGTH = 10 * 1024;
 
@@ -538,10 +570,17 @@ export function validateDeviceClass(
       path.child('selectors'),
       selectorEnvironment(featureEnabled, unchanged('selectors')),
     ),
-    ...(spec.config ?? []).flatMap((config, i) =>
-      validateDeviceConfiguration(config, path.child('config').index(i), unchanged('config')),
+    ...boundedItems(spec.config ?? [], path.child('config'), MAX_CONFIGS, (config, at) =>
+      validateDeviceConfiguration(config, at, unchanged('config')),
     ),
   ];
+}
+
+interface DeviceToleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
 }
 
 interface ExactDeviceRequest {
@@ -549,6 +588,7 @@ interface ExactDeviceRequest {
   selectors?: { cel?: { expression?: string } }[];
   allocationMode?: string;
   count?: number;
+  tolerations?: DeviceToleration[];
 }
 
 interface DeviceRequest {
@@ -588,6 +628,30 @@ function validateExactRequest(
   } else {
     errors.push(notSupported(path.child('allocationMode'), request.allocationMode ?? '', ['All', 'ExactCount']));
   }
+  (request.tolerations ?? []).forEach((toleration, i) =>
+    errors.push(...validateToleration(toleration, path.child('tolerations').index(i))),
+  );
+  return errors;
+}
+
+const TOLERATION_OPERATORS = ['Equal', 'Exists'];
+
+/** A request's toleration of device taints: a label-like key, a value only to compare, a known effect. */
+function validateToleration(toleration: DeviceToleration, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const key = toleration.key ?? '';
+  if (key !== '') errors.push(...isQualifiedName(key).map((message) => invalid(path.child('key'), key, message)));
+  const value = toleration.value ?? '';
+  const operator = toleration.operator ?? '';
+  if (operator === 'Exists') {
+    if (value !== '') errors.push(invalid(path.child('value'), value, 'must be empty for operator `Exists`'));
+  } else if (operator === 'Equal')
+    errors.push(...isValidLabelValue(value).map((message) => invalid(path.child('value'), value, message)));
+  else if (operator === '') errors.push(required(path.child('operator')));
+  else errors.push(notSupported(path.child('operator'), operator, TOLERATION_OPERATORS));
+  const effect = toleration.effect ?? '';
+  if (effect !== '' && !DEVICE_TAINT_EFFECTS.includes(effect))
+    errors.push(notSupported(path.child('effect'), effect, DEVICE_TAINT_EFFECTS));
   return errors;
 }
 
@@ -627,57 +691,69 @@ function validateDeviceClaim(
   path: FieldPath,
   environment: SelectorEnvironment,
 ): FieldError[] {
-  const errors: FieldError[] = [];
   const names = requestNamesOf(devices);
-  (devices?.requests ?? []).forEach((request, i) => {
-    const at = path.child('requests').index(i);
-    const name = request.name ?? '';
-    errors.push(...requestNameErrors(name, at.child('name')));
-    const alternatives = request.firstAvailable ?? [];
-    alternatives.forEach((alternative, j) => {
-      const altPath = at.child('firstAvailable').index(j);
-      errors.push(
-        ...requestNameErrors(alternative.name ?? '', altPath.child('name')),
-        ...validateExactRequest(alternative, altPath, environment),
-      );
-    });
-    if (request.exactly !== undefined)
-      errors.push(...validateExactRequest(request.exactly, at.child('exactly'), environment));
-    const kinds = (alternatives.length > 0 ? 1 : 0) + (request.exactly !== undefined ? 1 : 0);
-    if (kinds === 0) errors.push(required(at, 'exactly one of `exactly` or `firstAvailable` is required'));
-    if (kinds > 1)
-      errors.push(
-        invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'),
-      );
-  });
   const referenceErrors = (reference: string, at: FieldPath) => requestReferenceErrors(reference, names, at);
-  (devices?.constraints ?? []).forEach((constraint, i) => {
-    const at = path.child('constraints').index(i);
-    const requests = constraint.requests ?? [];
-    requests.forEach((reference, j) => errors.push(...referenceErrors(reference, at.child('requests').index(j))));
-    if (requests.length > MAX_CONSTRAINT_REQUESTS)
-      errors.push(tooMany(at.child('requests'), requests.length, MAX_CONSTRAINT_REQUESTS));
-    requests.forEach((reference, j) => {
-      if (requests.indexOf(reference) < j) errors.push(duplicate(at.child('requests').index(j), reference));
-    });
-    // Only the first attribute set is judged; naming none is refused as the gate words it.
-    if (constraint.matchAttribute !== undefined)
-      errors.push(...fullyQualifiedNameErrors(constraint.matchAttribute, at.child('matchAttribute')));
-    else if (constraint.distinctAttribute !== undefined)
-      errors.push(...fullyQualifiedNameErrors(constraint.distinctAttribute, at.child('distinctAttribute')));
-    else if (environment.consumableCapacity)
-      errors.push(
-        required(at, 'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set'),
-      );
-    else errors.push(required(at.child('matchAttribute')));
-  });
-  (devices?.config ?? []).forEach((config, i) => {
-    const at = path.child('config').index(i);
-    (config.requests ?? []).forEach((reference, j) =>
-      errors.push(...referenceErrors(reference, at.child('requests').index(j))),
+  /** A constraint's or config's requests: known names, each once. */
+  const namedRequests = (requests: readonly string[], at: FieldPath) =>
+    uniqueItems(requests, at, MAX_REQUESTS, referenceErrors, (reference) => ({ key: reference, field: '' }));
+  const errors = uniqueItems(
+    devices?.requests ?? [],
+    path.child('requests'),
+    MAX_REQUESTS,
+    (request, at) => validateDeviceRequest(request, at, environment),
+    (request) => ({ key: request.name ?? '', field: 'name' }),
+  );
+  errors.push(
+    ...boundedItems(devices?.constraints ?? [], path.child('constraints'), MAX_CONSTRAINTS, (constraint, at) => {
+      const constraintErrors = namedRequests(constraint.requests ?? [], at.child('requests'));
+      // Only the first attribute set is judged; naming none is refused as the gate words it.
+      if (constraint.matchAttribute !== undefined)
+        constraintErrors.push(...fullyQualifiedNameErrors(constraint.matchAttribute, at.child('matchAttribute')));
+      else if (constraint.distinctAttribute !== undefined)
+        constraintErrors.push(...fullyQualifiedNameErrors(constraint.distinctAttribute, at.child('distinctAttribute')));
+      else if (environment.consumableCapacity)
+        constraintErrors.push(
+          required(
+            at,
+            'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set',
+          ),
+        );
+      else constraintErrors.push(required(at.child('matchAttribute')));
+      return constraintErrors;
+    }),
+    ...boundedItems(devices?.config ?? [], path.child('config'), MAX_CONFIGS, (config, at) => [
+      ...namedRequests(config.requests ?? [], at.child('requests')),
+      ...validateDeviceConfiguration(config, at),
+    ]),
+  );
+  return errors;
+}
+
+/** One request: its name, then its alternatives (each named once) or its exact request, never both. */
+function validateDeviceRequest(request: DeviceRequest, at: FieldPath, environment: SelectorEnvironment): FieldError[] {
+  const errors = requestNameErrors(request.name ?? '', at.child('name'));
+  const alternatives = request.firstAvailable ?? [];
+  if (alternatives.length > 0)
+    errors.push(
+      ...uniqueItems(
+        alternatives,
+        at.child('firstAvailable'),
+        MAX_FIRST_AVAILABLE,
+        (alternative, altPath) => [
+          ...requestNameErrors(alternative.name ?? '', altPath.child('name')),
+          ...validateExactRequest(alternative, altPath, environment),
+        ],
+        (alternative) => ({ key: alternative.name ?? '', field: 'name' }),
+      ),
     );
-    errors.push(...validateDeviceConfiguration(config, at));
-  });
+  if (request.exactly !== undefined)
+    errors.push(...validateExactRequest(request.exactly, at.child('exactly'), environment));
+  const kinds = (alternatives.length > 0 ? 1 : 0) + (request.exactly !== undefined ? 1 : 0);
+  if (kinds === 0) errors.push(required(at, 'exactly one of `exactly` or `firstAvailable` is required'));
+  if (kinds > 1)
+    errors.push(
+      invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'),
+    );
   return errors;
 }
 
@@ -848,6 +924,7 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
     ...uniqueItems(
       reservedFor,
       path.child('reservedFor'),
+      MAX_RESERVED_FOR,
       (consumer, at) =>
         (['resource', 'name', 'uid'] as const)
           .filter((member) => (consumer[member] ?? '') === '')
@@ -861,6 +938,7 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
     ...uniqueItems(
       status.devices ?? [],
       path.child('devices'),
+      -1,
       (device, at) => validateDeviceStatus(device, at, allocated),
       (device) => ({ key: deviceIdOf(device), field: 'deviceID' }),
       PRINTED_DEVICE_ID,

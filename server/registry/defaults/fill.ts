@@ -9,14 +9,14 @@ export function fill<T>(object: Json, key: string, value: T): T {
 }
 
 /**
- * Sets the string or list `object[key]` to `value` when absent or empty: Go defaults a string or
- * slice field it finds empty (`x == ""`, `len(x) == 0`), so `""` or `[]` sent is defaulted as much
- * as a field left out. Fields Go holds as pointers are defaulted only when absent (`fill`): an
- * empty string sent to one is kept, and validation judges it.
+ * Sets the string, number or list `object[key]` to `value` when absent or empty: Go defaults a
+ * value field it finds at its zero (`x == ""`, `x == 0`, `len(x) == 0`), so `""`, `0` or `[]`
+ * sent is defaulted as much as a field left out. Fields Go holds as pointers are defaulted only
+ * when absent (`fill`): an empty string sent to one is kept, and validation judges it.
  */
-export function fillWhenEmpty<T extends string | readonly unknown[]>(object: Json, key: string, value: T): T {
+export function fillWhenEmpty<T extends string | number | readonly unknown[]>(object: Json, key: string, value: T): T {
   const current = object[key];
-  if (current === '' || (Array.isArray(current) && current.length === 0)) object[key] = value;
+  if (current === '' || current === 0 || (Array.isArray(current) && current.length === 0)) object[key] = value;
   return fill(object, key, value);
 }
 

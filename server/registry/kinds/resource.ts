@@ -42,10 +42,10 @@ import {
 } from '../../table/device-printers';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
-/** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
+/** A request for one kind of device (exactly, or one of the alternatives) defaults to one device; a count of 0 too. */
 function defaultDeviceCount(request: Json): void {
   fillWhenEmpty(request, 'allocationMode', 'ExactCount');
-  if (request.allocationMode === 'ExactCount') fill(request, 'count', 1);
+  if (request.allocationMode === 'ExactCount') fillWhenEmpty(request, 'count', 1);
 }
 
 /** A toleration of device taints (in a request or an allocation's result) matches by value unless it says otherwise. */

@@ -1,7 +1,9 @@
 /**
  * certificates.k8s.io/v1 CertificateSigningRequest rules, after the reference's: the request
  * is a PEM-encoded PKCS#10 request (checked as written; its signature is the signer's to
- * check), the usages are known ones, each once. The parser loads on the first request checked.
+ * check), the usages are known ones, each once, the signer a domain and path (not the legacy
+ * `kubernetes.io/legacy-unknown`, which only v1beta1 took), a requested duration at least ten
+ * minutes. The parser loads on the first request checked.
  */
 import type { KubeObject } from '../../api/objects';
 import { loadX509 } from '../x509-library';
@@ -12,6 +14,7 @@ import { conditionErrors, decisionChangeErrors } from './certificate-conditions'
 import { certificateChangeErrors, issuedCertificateErrors } from './issued-certificate';
 import { certificateSigningRequestDeclarativeErrors } from './declarative-rules';
 import { withDeclarativeValidation } from './declarative-validation';
+import { validateSignerName } from './cluster-trust-bundle';
 
 const KNOWN_USAGES = [
   'any',
@@ -58,24 +61,33 @@ interface CSRSpec {
   request?: string;
   signerName?: string;
   usages?: string[];
+  expirationSeconds?: number | null;
 }
 
 function specOf(csr: KubeObject): CSRSpec {
   return (csr.spec as CSRSpec | undefined) ?? {};
 }
 
-/** What every write of a CSR meets: a request that parses and a signer. */
+/** The request: a PEM request that parses; one left out is Go's nil bytes, printed null. */
 function requestErrors(spec: CSRSpec): FieldError[] {
-  const path = FieldPath.root('spec');
-  const errors: FieldError[] = [];
-  if (!spec.request) errors.push(required(path.child('request')));
-  else {
-    const problem = requestProblem(spec.request);
-    if (problem !== undefined) errors.push(invalid(path.child('request'), spec.request, problem));
-  }
-  if (!spec.signerName) errors.push(required(path.child('signerName')));
-  return errors;
+  const path = FieldPath.root('spec', 'request');
+  const request = spec.request ?? null;
+  const problem = requestProblem(request ?? '');
+  return problem === undefined ? [] : [invalid(path, request, problem)];
 }
+
+/** The signer who is to sign it (v1 refuses the legacy one). */
+function signerErrors(spec: CSRSpec): FieldError[] {
+  const path = FieldPath.root('spec', 'signerName');
+  const signerName = spec.signerName ?? '';
+  if (signerName === LEGACY_UNKNOWN_SIGNER)
+    return [invalid(path, signerName, 'the legacy signerName is not allowed via this API version')];
+  return validateSignerName(path, signerName);
+}
+
+const LEGACY_UNKNOWN_SIGNER = 'kubernetes.io/legacy-unknown';
+/** The shortest certificate duration a request may ask for. */
+const MIN_EXPIRATION_SECONDS = 600;
 
 export function validateCertificateSigningRequest(csr: KubeObject): FieldError[] {
   const spec = specOf(csr);
@@ -85,8 +97,20 @@ export function validateCertificateSigningRequest(csr: KubeObject): FieldError[]
   if (usages.length === 0) errors.push(required(path));
   usages.forEach((usage, i) => {
     if (!KNOWN_USAGES.includes(usage)) errors.push(notSupported(path.index(i), usage, KNOWN_USAGES));
+  });
+  usages.forEach((usage, i) => {
     if (usages.indexOf(usage) !== i) errors.push(duplicate(path.index(i), usage));
   });
+  errors.push(...signerErrors(spec));
+  const expiration = spec.expirationSeconds;
+  if (typeof expiration === 'number' && expiration < MIN_EXPIRATION_SECONDS)
+    errors.push(
+      invalid(
+        FieldPath.root('spec', 'expirationSeconds'),
+        expiration,
+        'may not specify a duration less than 600 seconds (10 minutes)',
+      ),
+    );
   return errors;
 }
 
@@ -105,6 +129,8 @@ function updateErrors(
     context,
     [
       ...requestErrors(specOf(csr)),
+      // A signer kept from the stored request stands, as the reference lets a legacy one stand.
+      ...(specOf(csr).signerName === specOf(old).signerName ? [] : signerErrors(specOf(csr))),
       ...conditionErrors(csr, old),
       ...issuedCertificateErrors(csr, old),
       ...decisionChangeErrors(csr, old, options),

@@ -909,6 +909,12 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
     { key: 'Port', v1Key: 'port', type: 'IntOrString' },
     { key: 'Host', v1Key: 'host', type: 'string' },
   ],
+  'core.Taint': [
+    { key: 'Key', v1Key: 'key', type: 'string' },
+    { key: 'Value', v1Key: 'value', type: 'string' },
+    { key: 'Effect', v1Key: 'effect', type: 'string' },
+    { key: 'TimeAdded', v1Key: 'timeAdded', type: '*Time' },
+  ],
   'core.Toleration': [
     { key: 'Key', v1Key: 'key', type: 'string' },
     { key: 'Operator', v1Key: 'operator', type: 'string' },

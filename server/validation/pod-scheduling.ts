@@ -3,7 +3,8 @@
  * readiness gates) and Node taints, after the reference's rules and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import { duplicate, FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../status/field-errors';
+import { internalCompactJson } from './internal-json';
 import { validateMatchLabelKeysAndMismatchLabelKeys } from './pod-affinity';
 import { isValidLabelValue } from './names';
 import { labelSelectorParses, validateLabelName, validateLabelSelector, type LabelSelectorShape } from './object-meta';
@@ -96,7 +97,8 @@ export function validateNodeTaints(taints: readonly Taint[] | undefined): FieldE
     errors.push(...validateTaintEffect(taint.effect, false, at.child('effect')));
     const identity = `${key}\u0000${taint.effect ?? ''}`;
     if (seen.has(identity)) {
-      const repeated = duplicate(at, taint);
+      // Printed as the internal struct it is in the reference, every field and Go's names.
+      const repeated = duplicate(at, new GoValue(internalCompactJson('core.Taint', taint)));
       errors.push({ ...repeated, detail: `${repeated.detail}: taints must be unique by key and effect pair` });
     }
     seen.add(identity);

@@ -4,7 +4,7 @@
 // value whose parts its update validation compares with apiequality.Semantic.DeepEqual
 // (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
 // core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult,
-// networking.IPAddressSpec), and every struct reachable from them, the keys encoding/json
+// networking.IPAddressSpec), a Node's duplicate core.Taint, and every struct reachable from them, the keys encoding/json
 // writes for the INTERNAL Go type, in its order, with the type of each value (pointers
 // included) and the key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
@@ -60,6 +60,8 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[resource.ResourceClaimTemplateSpec](), reflect.TypeFor[resourcev1.ResourceClaimTemplateSpec]()},
 	{reflect.TypeFor[resource.AllocationResult](), reflect.TypeFor[resourcev1.AllocationResult]()},
 	{reflect.TypeFor[networking.IPAddressSpec](), reflect.TypeFor[networkingv1.IPAddressSpec]()},
+	// A Node's duplicate taint is printed whole.
+	{reflect.TypeFor[core.Taint](), reflect.TypeFor[v1.Taint]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec

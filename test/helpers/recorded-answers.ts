@@ -22,6 +22,8 @@ export interface Step {
   /** Bytes that are not UTF-8. */
   readonly bodyBase64?: string;
   readonly contentType?: string;
+  /** The Accept header (a Table: `application/json;as=Table;v=v1;g=meta.k8s.io`); absent: none sent. */
+  readonly accept?: string;
   readonly setup?: boolean;
   /** A setup step asked again until it answers 200 (a custom resource's endpoints come up a moment later). */
   readonly retry?: boolean;
@@ -51,6 +53,7 @@ export async function sendSteps(request: Requester, steps: readonly Step[]): Pro
     const body = step.bodyBase64 !== undefined ? Buffer.from(step.bodyBase64, 'base64') : step.body;
     const headers: Record<string, string> =
       body === undefined ? {} : { 'content-type': step.contentType ?? 'application/json' };
+    if (step.accept !== undefined) headers.accept = step.accept;
     const ask = () => request(step.method, step.path, { body, headers });
     const reply = step.retry ? await retryUntil(ask, (answer) => answer.status === 200, 60_000) : await ask();
     const parsed = parsedBody(reply.body);
@@ -88,12 +91,37 @@ function parsedBody(body: string): unknown {
  */
 const STORED_METADATA = /\\"metadata\\":\{[^{}]*\}/g;
 
-/** An answer as compared: a list by the names it holds, volatile members of a printed object masked. */
+/** A Table's columns that print how long ago something happened: the two servers' clocks differ there. */
+const ELAPSED_COLUMNS = new Set(['Age', 'Last Seen', 'First Seen', 'Last Schedule', 'Duration']);
+
+interface TableShape {
+  readonly kind: 'Table';
+  readonly columnDefinitions?: readonly { readonly name?: string }[];
+  readonly rows?: readonly { readonly cells?: readonly unknown[] }[];
+}
+
+/** A Table with its elapsed-time cells masked. */
+function withoutElapsed(table: TableShape): TableShape {
+  const elapsed = (table.columnDefinitions ?? []).map((column) => ELAPSED_COLUMNS.has(column.name ?? ''));
+  return {
+    ...table,
+    rows: table.rows?.map((row) => ({
+      ...row,
+      cells: row.cells?.map((cell, i) => (elapsed[i] ? '<elapsed>' : cell)),
+    })),
+  };
+}
+
+/**
+ * An answer as compared: a list by the names it holds, volatile members of a printed object
+ * masked, a Table's elapsed times masked.
+ */
 export function comparable(answer: unknown): unknown {
   if (typeof answer === 'string') return answer.replace(STORED_METADATA, '\\"metadata\\":{…}');
   if (Array.isArray(answer)) return answer.map(comparable);
   if (typeof answer !== 'object' || answer === null) return answer;
-  const record = answer as Record<string, unknown>;
+  const isTable = (answer as { kind?: unknown }).kind === 'Table';
+  const record = (isTable ? withoutElapsed(answer as TableShape) : answer) as Record<string, unknown>;
   if (Array.isArray(record.items))
     return {
       kind: record.kind,

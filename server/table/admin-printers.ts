@@ -429,12 +429,12 @@ export const certificateSigningRequestPrinter: Printer = {
 };
 
 /** An admission policy's table: how many rules of its kind (`validations`, `mutations`) it holds, and its params' kind. */
-function admissionPolicyPrinter(rules: 'validations' | 'mutations', title: string): Printer {
+function admissionPolicyPrinter(rules: 'validations' | 'mutations', title: string, description: string): Printer {
   return {
     columns: [
       NAME_COLUMN,
-      column(title, 'integer', `The number of ${rules} the policy holds.`),
-      column('ParamKind', 'string', 'The kind of the params the policy reads.'),
+      column(title, 'integer', description),
+      column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
       AGE_COLUMN,
     ],
     print: (object, now) => {
@@ -446,15 +446,23 @@ function admissionPolicyPrinter(rules: 'validations' | 'mutations', title: strin
   };
 }
 
-export const validatingAdmissionPolicyPrinter = admissionPolicyPrinter('validations', 'Validations');
-export const mutatingAdmissionPolicyPrinter = admissionPolicyPrinter('mutations', 'Mutations');
+export const validatingAdmissionPolicyPrinter = admissionPolicyPrinter(
+  'validations',
+  'Validations',
+  'Validations indicates the number of validation rules defined in this configuration',
+);
+export const mutatingAdmissionPolicyPrinter = admissionPolicyPrinter(
+  'mutations',
+  'Mutations',
+  'Mutation indicates the number of mutations rules defined in this configuration',
+);
 
 /** The bindings of both policy kinds print alike. */
 export const admissionPolicyBindingPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('PolicyName', 'string', 'The policy the binding binds.'),
-    column('ParamRef', 'string', 'The params the binding gives the policy.'),
+    column('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    column('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configration param'),
     AGE_COLUMN,
   ],
   print: (object, now) => {
@@ -474,7 +482,11 @@ export const admissionPolicyBindingPrinter: Printer = {
 };
 
 export const webhookConfigurationPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Webhooks', 'integer', 'The number of webhooks the configuration holds.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, ageOf(object, now)] }),
 };
 

@@ -45,7 +45,11 @@ export const csiDriverPrinter: Printer = {
 };
 
 export const csiNodePrinter: Printer = {
-  columns: [NAME_COLUMN, column('Drivers', 'integer', 'The number of CSI drivers registered on the node.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({
     cells: [object.metadata.name, list(record(object.spec).drivers).length, ageOf(object, now)],
   }),

@@ -25,6 +25,7 @@ import {
 } from './columns';
 import type { Printer } from './printer';
 import { convertEvent } from '../registry/conversion/events';
+import { convertHorizontalPodAutoscaler } from '../registry/conversion/hpa';
 
 function specOf(object: KubeObject): Fields {
   return record(object.spec);
@@ -645,30 +646,36 @@ export const eventPrinter: Printer = {
     documentedColumn('Count', 'string', { definition: 'io.k8s.api.core.v1.Event', field: 'count' }, { wide: true }),
     objectMetaColumn('Name', 'string', 'name', { wide: true, format: 'name' }),
   ],
+  // The reference's printEvent: a series' last observation and count win; an event of the new
+  // API without a count is one event.
   print(object, now) {
     const involved = record(object.involvedObject);
     const source = record(object.source);
-    const firstSeen = text(object.firstTimestamp) || text(object.eventTime);
-    const lastSeen =
-      text(object.lastTimestamp) || text(record(object.series).lastObservedTime) || text(object.eventTime);
-    const sourceText = [
-      text(source.component) || text(object.reportingComponent),
-      text(source.host) || text(object.reportingInstance),
-    ]
-      .filter((part) => part !== '')
-      .join(', ');
+    const series = object.series === undefined || object.series === null ? undefined : record(object.series);
+    const firstSeen = text(object.firstTimestamp)
+      ? ageSince(object.firstTimestamp, now)
+      : ageSince(object.eventTime, now);
+    let lastSeen = text(object.lastTimestamp) ? ageSince(object.lastTimestamp, now) : firstSeen;
+    let count = integer(object.count);
+    if (series !== undefined) {
+      lastSeen = ageSince(series.lastObservedTime, now);
+      count = integer(series.count);
+    } else if (count === 0) count = 1;
+    const component = text(source.component) || text(object.reportingComponent);
+    const instance = text(source.host) || text(object.reportingInstance);
+    const name = text(involved.name);
     const kind = text(involved.kind).toLowerCase();
     return {
       cells: [
-        lastSeen === '' ? '<unknown>' : ageSince(lastSeen, now),
+        lastSeen,
         text(object.type),
         text(object.reason),
-        `${kind}/${text(involved.name)}`,
+        name === '' ? kind : `${kind}/${name}`,
         text(involved.fieldPath),
-        sourceText,
+        instance === '' ? component : `${component}, ${instance}`,
         text(object.message).trim(),
-        firstSeen === '' ? '<unknown>' : ageSince(firstSeen, now),
-        String(Math.max(integer(object.count), 1)),
+        firstSeen,
+        count,
         object.metadata.name,
       ],
     };
@@ -721,8 +728,8 @@ export const pvcPrinter: Printer = {
       definition: 'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
       field: 'accessModes',
     }),
-    column('StorageClass', 'string', 'The storage class of the claim.'),
-    column('VolumeAttributesClass', 'string', 'The volume attributes class of the claim.'),
+    column('StorageClass', 'string', 'StorageClass of the pvc'),
+    column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
     AGE_COLUMN,
     documentedColumn(
       'VolumeMode',
@@ -802,15 +809,15 @@ export const rolePrinter: Printer = {
 };
 
 /** RoleBindings' and ClusterRoleBindings' tables, whose Role column each kind's roleRef documentation describes. */
-function bindingPrinter(definition: string): Printer {
+function bindingPrinter(definition: string, binding: 'roleBinding' | 'clusterRoleBinding'): Printer {
   return {
     columns: [
       NAME_COLUMN,
       documentedColumn('Role', 'string', { definition, field: 'roleRef' }),
       AGE_COLUMN,
-      column('Users', 'string', 'Users bound.', { wide: true }),
-      column('Groups', 'string', 'Groups bound.', { wide: true }),
-      column('ServiceAccounts', 'string', 'Service accounts bound.', { wide: true }),
+      column('Users', 'string', `Users in the ${binding}`, { wide: true }),
+      column('Groups', 'string', `Groups in the ${binding}`, { wide: true }),
+      column('ServiceAccounts', 'string', `ServiceAccounts in the ${binding}`, { wide: true }),
     ],
     print(object, now) {
       const roleRef = record(object.roleRef);
@@ -819,7 +826,7 @@ function bindingPrinter(definition: string): Printer {
         subjects
           .filter((subject) => subject.kind === kind)
           .map((subject) =>
-            kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name),
+            kind === 'ServiceAccount' ? `${text(subject.namespace)}/${text(subject.name)}` : text(subject.name),
           )
           .join(', ');
       return {
@@ -836,16 +843,19 @@ function bindingPrinter(definition: string): Printer {
   };
 }
 
-export const roleBindingPrinter = bindingPrinter('io.k8s.api.rbac.v1beta1.RoleBinding');
-export const clusterRoleBindingPrinter = bindingPrinter('io.k8s.api.rbac.v1beta1.ClusterRoleBinding');
+export const roleBindingPrinter = bindingPrinter('io.k8s.api.rbac.v1beta1.RoleBinding', 'roleBinding');
+export const clusterRoleBindingPrinter = bindingPrinter(
+  'io.k8s.api.rbac.v1beta1.ClusterRoleBinding',
+  'clusterRoleBinding',
+);
 
 export const ingressPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Class', 'string', 'The name of the IngressClass resource.'),
-    column('Hosts', 'string', 'Hosts that incoming requests are matched against.'),
-    column('Address', 'string', 'Address is a list of IP addresses and hostnames.'),
-    column('Ports', 'string', 'Ports of TLS configurations that open.'),
+    column('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
+    column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
+    column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
+    column('Ports', 'string', 'Ports of TLS configurations that open'),
     AGE_COLUMN,
   ],
   print(object, now) {
@@ -899,7 +909,10 @@ export const hpaPrinter: Printer = {
     }),
     AGE_COLUMN,
   ],
-  print(object, now) {
+  // Printed from autoscaling/v2, as the reference prints its internal form: a v1 object's
+  // other metrics (kept in its annotations) show too.
+  print(served, now) {
+    const object = convertHorizontalPodAutoscaler(served, { group: 'autoscaling', version: 'v2' });
     const spec = specOf(object);
     const status = statusOf(object);
     const reference = record(spec.scaleTargetRef);
@@ -918,31 +931,56 @@ export const hpaPrinter: Printer = {
   },
 };
 
+/** A Quantity as Go's `(*Quantity).String` prints it: `<nil>` when there is none. */
+function quantityText(value: unknown): string {
+  return value === undefined || value === null ? '<nil>' : String(value);
+}
+
+/** A utilization percentage, or `fallback` when there is none. */
+function percentOr(value: unknown, fallback: string): string {
+  return value === undefined || value === null ? fallback : `${integer(value)}%`;
+}
+
+/**
+ * One metric's current value against its target, as the reference prints autoscaling/v2's
+ * metrics: a value or an average (marked `(avg)` for external and object metrics), or a
+ * resource's utilization; `current` is the status's metric of the same index.
+ */
+function hpaMetricText(metric: Fields, current: Fields | undefined): string {
+  const type = text(metric.type);
+  const sourceKey: Record<string, string> = {
+    External: 'external',
+    Pods: 'pods',
+    Object: 'object',
+    Resource: 'resource',
+    ContainerResource: 'containerResource',
+  };
+  const key = sourceKey[type];
+  if (key === undefined) return '<unknown type>';
+  const target = record(record(metric[key]).target);
+  const reported =
+    current?.[key] === undefined || current[key] === null ? undefined : record(record(current[key]).current);
+  if (type === 'Pods')
+    return `${reported ? quantityText(reported.averageValue) : '<unknown>'}/${quantityText(target.averageValue)}`;
+  if (type === 'External' || type === 'Object') {
+    if (target.averageValue !== undefined && target.averageValue !== null) {
+      const now = reported?.averageValue != null ? quantityText(reported.averageValue) : '<unknown>';
+      return `${now}/${quantityText(target.averageValue)} (avg)`;
+    }
+    return `${reported ? quantityText(reported.value) : '<unknown>'}/${quantityText(target.value)}`;
+  }
+  const name = text(record(metric[key]).name);
+  if (target.averageValue !== undefined && target.averageValue !== null)
+    return `${name}: ${reported ? quantityText(reported.averageValue) : '<unknown>'}/${quantityText(target.averageValue)}`;
+  return `${name}: ${percentOr(reported?.averageUtilization, '<unknown>')}/${percentOr(target.averageUtilization, '<auto>')}`;
+}
+
+/** autoscaling/v2's metrics against their status, the first two and how many more. */
 function hpaTargets(spec: Fields, status: Fields): string {
   const metrics = list(spec.metrics).map(record);
-  if (metrics.length === 0) {
-    // autoscaling/v1's single target.
-    if (spec.targetCPUUtilizationPercentage === undefined) return '<none>';
-    const current =
-      status.currentCPUUtilizationPercentage === undefined
-        ? '<unknown>'
-        : `${integer(status.currentCPUUtilizationPercentage)}%`;
-    return `cpu: ${current}/${integer(spec.targetCPUUtilizationPercentage)}%`;
-  }
+  if (metrics.length === 0) return '<none>';
   const currents = list(status.currentMetrics).map(record);
-  const texts = metrics.map((metric, index) => {
-    const source = record(metric.resource ?? metric.containerResource);
-    const target = record(source.target);
-    const current = record(record(currents[index]?.resource ?? currents[index]?.containerResource).current);
-    const name = text(source.name);
-    if (target.averageUtilization !== undefined) {
-      const now = current.averageUtilization === undefined ? '<unknown>' : `${integer(current.averageUtilization)}%`;
-      return `${name}: ${now}/${integer(target.averageUtilization)}%`;
-    }
-    const wanted = text(target.averageValue) || text(target.value);
-    const now = text(current.averageValue) || text(current.value) || '<unknown>';
-    return `${name === '' ? text(metric.type).toLowerCase() : `${name}`}: ${now}/${wanted}`;
-  });
+  const texts = metrics.map((metric, index) => hpaMetricText(metric, currents[index]));
   return texts.slice(0, 2).join(', ') + (texts.length > 2 ? ` + ${texts.length - 2} more...` : '');
 }
 

@@ -55,14 +55,15 @@ function includeObjectFor(object: KubeObject, includeObject: IncludeObject): Inc
 function row(printer: Printer, object: KubeObject, options: TableOptions): TableRow {
   const printed = printer.print(object, options.now);
   const includeObject = includeObjectFor(object, options.includeObject);
+  // Without the object the row still has the member, null: Go's RawExtension is no pointer.
   const embedded =
     includeObject === 'None'
-      ? undefined
+      ? null
       : includeObject === 'Object'
         ? object
         : asPartialObjectMetadata(object, options.version);
   // Marked as its object is: the row carries the object's maps to the JSON writers.
-  return markedAs({ ...printed, ...(embedded === undefined ? {} : { object: embedded }) }, object);
+  return markedAs({ ...printed, object: embedded }, object);
 }
 
 export type TableOfOptions = TableOptions & {

@@ -181,7 +181,7 @@ describe('printers of the remaining served kinds, as the reference prints them',
     };
     const { columns, cells } = printed('events.k8s.io', 'events', event);
     expect(columns.slice(0, 4)).toEqual(['Last Seen', 'Type', 'Reason', 'Object']);
-    expect(cells).toEqual(['60m', 'Normal', 'Pulled', 'pod/web', '', 'kubelet, node-1', 'pulled', '60m', '1', 'x']);
+    expect(cells).toEqual(['60m', 'Normal', 'Pulled', 'pod/web', '', 'kubelet, node-1', 'pulled', '60m', 1, 'x']);
   });
 
   test('limit ranges keep the default table, as the reference has no printer for them', () => {

@@ -135,6 +135,8 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
   [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+  // A table cell's time since an event (a pod's last restart): `3 (2y216d ago)`.
+  [/\((\d+[ydhms])+ ago\)/g, '(<elapsed> ago)'],
   // A resourceVersion printed in a message, in quoted JSON (at any depth of escapes) or as text.
   [/(resourceVersion\\*"?:\s*\\*"?|current: |ResourceVersion in record \()\d+/g, '$1<version>'],
 ];

@@ -6,9 +6,12 @@
 import type { KubeObject } from '../../api/objects';
 import { CREATED_AT_COLUMN, NAME_COLUMN, text, type ColumnDefinition } from './columns';
 
+/** metav1.TableRowCondition: only Completed is defined, with why (the phase) and words. */
 export interface RowCondition {
   readonly type: 'Completed';
   readonly status: 'True';
+  readonly reason?: string;
+  readonly message?: string;
 }
 
 export interface PrintedRow {

@@ -23,7 +23,7 @@ import {
   text,
   type Fields,
 } from './columns';
-import type { Printer } from './printer';
+import type { Printer, RowCondition } from './printer';
 import { convertEvent } from '../registry/conversion/events';
 import { convertHorizontalPodAutoscaler } from '../registry/conversion/hpa';
 
@@ -42,66 +42,112 @@ function templateSpec(object: KubeObject): Fields {
 // ---------------------------------------------------------------------------------------------
 // Pods
 
-function podStatusReason(pod: KubeObject): { reason: string; completed: boolean } {
-  const status = statusOf(pod);
+/** What the Completed condition of a finished pod's row says, by phase. */
+const FINISHED_POD_CONDITIONS: Readonly<Record<string, RowCondition>> = {
+  Succeeded: { type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' },
+  Failed: { type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' },
+};
+
+function hasTrueCondition(status: Fields, type: string): boolean {
+  return list(status.conditions)
+    .map(record)
+    .some((condition) => condition.type === type && condition.status === 'True');
+}
+
+/** The time a container last terminated, in ms, or 0. */
+function lastTerminated(container: Fields): number {
+  const finished = Date.parse(text(record(record(container.lastState).terminated).finishedAt));
+  return Number.isNaN(finished) ? 0 : finished;
+}
+
+/**
+ * A pod's Ready, Status and Restarts cells, as the reference's printPod makes them: the init
+ * containers' statuses are read up to the first one still initializing (a sidecar that started
+ * counts as ready if it is); once none is, or the pod says it is initialized, the restarts are
+ * the sidecars' and the containers', and the status the last container's that has one.
+ */
+function podSummary(pod: KubeObject): {
+  ready: number;
+  total: number;
+  reason: string;
+  restarts: number;
+  lastRestart: number;
+} {
   const spec = specOf(pod);
-  let reason = text(status.reason) || text(status.phase);
-  const initStatuses = list(status.initContainerStatuses).map(record);
-  const initSpecs = list(spec.initContainers).map(record);
+  const status = statusOf(pod);
+  const phase = text(status.phase);
+  let reason = text(status.reason) || phase;
+  for (const condition of list(status.conditions).map(record))
+    if (condition.type === 'PodScheduled' && condition.reason === 'SchedulingGated') reason = 'SchedulingGated';
+  const initContainers = list(spec.initContainers).map(record);
+  const sidecars = new Set(
+    initContainers.filter((container) => text(container.restartPolicy) === 'Always').map((c) => text(c.name)),
+  );
+  const total = list(spec.containers).length + sidecars.size;
+  let ready = 0;
+  let restarts = 0;
+  let lastRestart = 0;
+  let sidecarRestarts = 0;
+  let lastSidecarRestart = 0;
   let initializing = false;
-  for (const [index, container] of initStatuses.entries()) {
+  for (const [index, container] of list(status.initContainerStatuses).map(record).entries()) {
+    restarts += integer(container.restartCount);
+    lastRestart = Math.max(lastRestart, lastTerminated(container));
+    const sidecar = sidecars.has(text(container.name));
+    if (sidecar) {
+      sidecarRestarts += integer(container.restartCount);
+      lastSidecarRestart = Math.max(lastSidecarRestart, lastTerminated(container));
+    }
     const state = record(container.state);
-    const terminated = record(state.terminated);
-    const waiting = record(state.waiting);
-    const restartable = text(initSpecs[index]?.restartPolicy) === 'Always';
-    if (state.terminated !== undefined && integer(terminated.exitCode) === 0) continue;
-    if (restartable && container.started === true) continue;
-    if (state.terminated !== undefined) {
+    const terminated =
+      state.terminated === undefined || state.terminated === null ? undefined : record(state.terminated);
+    const waitingReason = text(record(state.waiting).reason);
+    if (terminated !== undefined && integer(terminated.exitCode) === 0) continue;
+    if (sidecar && container.started === true) {
+      if (container.ready === true) ready++;
+      continue;
+    }
+    if (terminated !== undefined) {
       if (text(terminated.reason) !== '') reason = `Init:${text(terminated.reason)}`;
       else if (integer(terminated.signal) !== 0) reason = `Init:Signal:${integer(terminated.signal)}`;
       else reason = `Init:ExitCode:${integer(terminated.exitCode)}`;
-    } else if (
-      state.waiting !== undefined &&
-      text(waiting.reason) !== '' &&
-      text(waiting.reason) !== 'PodInitializing'
-    ) {
-      reason = `Init:${text(waiting.reason)}`;
-    } else {
-      reason = `Init:${index}/${initSpecs.length}`;
-    }
+    } else if (waitingReason !== '' && waitingReason !== 'PodInitializing') reason = `Init:${waitingReason}`;
+    else reason = `Init:${index}/${initContainers.length}`;
     initializing = true;
     break;
   }
-  if (!initializing) {
+  if (!initializing || hasTrueCondition(status, 'Initialized')) {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
     let hasRunning = false;
     const statuses = list(status.containerStatuses).map(record);
     for (let index = statuses.length - 1; index >= 0; index--) {
       const container = statuses[index];
+      restarts += integer(container.restartCount);
+      lastRestart = Math.max(lastRestart, lastTerminated(container));
       const state = record(container.state);
-      const waiting = record(state.waiting);
-      const terminated = record(state.terminated);
-      if (text(waiting.reason) !== '') {
-        reason = text(waiting.reason);
-      } else if (text(terminated.reason) !== '') {
-        reason = text(terminated.reason);
-      } else if (state.terminated !== undefined) {
+      const terminated =
+        state.terminated === undefined || state.terminated === null ? undefined : record(state.terminated);
+      const waitingReason = text(record(state.waiting).reason);
+      if (waitingReason !== '') reason = waitingReason;
+      else if (terminated !== undefined && text(terminated.reason) !== '') reason = text(terminated.reason);
+      else if (terminated !== undefined)
         reason =
           integer(terminated.signal) !== 0
             ? `Signal:${integer(terminated.signal)}`
             : `ExitCode:${integer(terminated.exitCode)}`;
-      } else if (container.ready === true && state.running !== undefined) {
+      else if (container.ready === true && state.running !== undefined && state.running !== null) {
         hasRunning = true;
+        ready++;
       }
     }
-    if (reason === 'Completed' && hasRunning) {
-      const ready = list(status.conditions)
-        .map(record)
-        .some((condition) => condition.type === 'Ready' && condition.status === 'True');
-      reason = ready ? 'Running' : 'NotReady';
-    }
+    if (reason === 'Completed' && hasRunning) reason = hasTrueCondition(status, 'Ready') ? 'Running' : 'NotReady';
   }
-  if (pod.metadata.deletionTimestamp) reason = text(status.reason) === 'NodeLost' ? 'Unknown' : 'Terminating';
-  return { reason, completed: text(status.phase) === 'Succeeded' || text(status.phase) === 'Failed' };
+  if (pod.metadata.deletionTimestamp) {
+    if (text(status.reason) === 'NodeLost') reason = 'Unknown';
+    else if (phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  }
+  return { ready, total, reason, restarts, lastRestart };
 }
 
 export const podPrinter: Printer = {
@@ -133,31 +179,7 @@ export const podPrinter: Printer = {
   print(pod, now) {
     const spec = specOf(pod);
     const status = statusOf(pod);
-    const sidecars = new Set(
-      list(spec.initContainers)
-        .map(record)
-        .filter((container) => text(container.restartPolicy) === 'Always')
-        .map((container) => text(container.name)),
-    );
-    let restarts = 0;
-    let ready = 0;
-    let lastRestart = 0;
-    const noteRestart = (container: Fields): void => {
-      restarts += integer(container.restartCount);
-      const finished = Date.parse(text(record(record(container.lastState).terminated).finishedAt));
-      if (!Number.isNaN(finished) && finished > lastRestart) lastRestart = finished;
-    };
-    for (const container of list(status.initContainerStatuses).map(record)) {
-      if (!sidecars.has(text(container.name))) continue;
-      noteRestart(container);
-      if (container.started === true && container.ready === true) ready++;
-    }
-    for (const container of list(status.containerStatuses).map(record)) {
-      noteRestart(container);
-      if (container.ready === true && record(container.state).running !== undefined) ready++;
-    }
-    const total = list(spec.containers).length + sidecars.size;
-    const { reason, completed } = podStatusReason(pod);
+    const { ready, total, reason, restarts, lastRestart } = podSummary(pod);
     const restartText =
       restarts !== 0 && lastRestart !== 0
         ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)`
@@ -185,7 +207,9 @@ export const podPrinter: Printer = {
         orNone(text(status.nominatedNodeName)),
         gatesText,
       ],
-      ...(completed ? { conditions: [{ type: 'Completed', status: 'True' }] } : {}),
+      ...(FINISHED_POD_CONDITIONS[text(status.phase)]
+        ? { conditions: [FINISHED_POD_CONDITIONS[text(status.phase)]] }
+        : {}),
     };
   },
 };
@@ -584,18 +608,12 @@ export const nodePrinter: Printer = {
   ],
   print(object, now) {
     const status = statusOf(object);
+    // The last Ready condition decides, as the reference's map of conditions keeps the last;
+    // any status but True (Unknown included) is NotReady.
     const ready = list(status.conditions)
       .map(record)
-      .find((condition) => condition.type === 'Ready');
-    const states = [
-      ready === undefined
-        ? 'Unknown'
-        : ready.status === 'True'
-          ? 'Ready'
-          : ready.status === 'False'
-            ? 'NotReady'
-            : 'Unknown',
-    ];
+      .findLast((condition) => condition.type === 'Ready');
+    const states = [ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady'];
     if (specOf(object).unschedulable === true) states.push('SchedulingDisabled');
     const addresses = list(status.addresses).map(record);
     const address = (type: string): string =>

@@ -27,6 +27,8 @@ export function selectionOf(scope: HandlerScope, query: ListQuery): Selection {
         labelSelector: query.labelSelector,
         fieldSelector: query.fieldSelector,
         selectableFields: scope.type.selectableFields,
+        fieldLabels: scope.type.fieldLabels,
+        version: scope.version.version,
       },
       onServed,
     );

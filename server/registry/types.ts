@@ -16,7 +16,7 @@ import type { FieldError } from '../status/field-error';
 import type { Printer } from '../table/printer';
 import type { Definitions } from '../validation/decode';
 import type { GroupVersion, GroupVersionKind } from '../../api/identity';
-import type { SelectableFields } from '../selectors/field-selector';
+import type { FieldLabels, SelectableFields } from '../selectors/field-selector';
 import type { WarningRecorder } from '../request/warning-recorder';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -194,6 +194,8 @@ export interface ResourceType {
     | 'config-map-key'
     | 'group-resource';
   readonly selectableFields: SelectableFields;
+  /** The reference's field label conversion where the kind has its own (which labels, what words); absent: see fieldLabelsOf. */
+  readonly fieldLabels?: FieldLabels;
   readonly strategy: Strategy;
   /**
    * Convert an object of this type between two of its versions (including between groups that

@@ -93,22 +93,48 @@ export function isMetadataField(field: string): boolean {
   return field in METADATA_FIELDS;
 }
 
-export interface FieldSelectorTarget {
-  readonly selectableFields: SelectableFields;
-  /** Types whose kinds declare their own fields answer with the shorter reference text. */
-  readonly hasCustomFields: boolean;
+/**
+ * The reference's field label conversion of a served kind: which labels a selector may use, the
+ * selectable field each reads, and its words for any other. A kind without its own
+ * (`fieldLabelsOf`) takes metadata.name, metadata.namespace and its selectable fields.
+ */
+export interface FieldLabels {
+  /** Each label a request may use, and the field it reads (events.k8s.io's `regarding.name`: `involvedObject.name`). */
+  readonly accepted: ReadonlyMap<string, string>;
+  /** Why `label` is refused, in the reference's words for the kind as served in `version`. */
+  refusal(label: string, version: string): string;
 }
 
-/** Throws the reference's text when a requirement names a field the type cannot select on. */
-export function checkSelectableFields(requirements: readonly FieldRequirement[], target: FieldSelectorTarget): void {
-  for (const { field } of requirements) {
-    if (field in METADATA_FIELDS || field in target.selectableFields) continue;
-    throw new SelectorParseError(
-      target.hasCustomFields
-        ? `field label not supported: ${field}`
-        : `${goQuote(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
-    );
-  }
+/** A kind's field label conversion as declared, or the one that follows from its selectable fields. */
+export function fieldLabelsOf(declared: FieldLabels | undefined, selectableFields: SelectableFields): FieldLabels {
+  if (declared !== undefined) return declared;
+  const labels = [...Object.keys(METADATA_FIELDS), ...Object.keys(selectableFields)];
+  const accepted = new Map(labels.map((label) => [label, label]));
+  // Kinds that declare fields of their own convert labels with the reference's shorter words.
+  const custom = Object.keys(selectableFields).length > 0;
+  return {
+    accepted,
+    refusal: (label) =>
+      custom
+        ? `field label not supported: ${label}`
+        : `${goQuote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+  };
+}
+
+/**
+ * The requirements with each label converted to the field it reads; throws the reference's text
+ * for a label the kind does not take.
+ */
+export function convertFieldLabels(
+  requirements: readonly FieldRequirement[],
+  labels: FieldLabels,
+  version: string,
+): FieldRequirement[] {
+  return requirements.map((requirement) => {
+    const field = labels.accepted.get(requirement.field);
+    if (field === undefined) throw new SelectorParseError(labels.refusal(requirement.field, version));
+    return field === requirement.field ? requirement : { ...requirement, field };
+  });
 }
 
 export function matchesFields(

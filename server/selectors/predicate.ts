@@ -6,10 +6,12 @@
  */
 import { EVERYTHING, type Predicate } from '../../storage/objects/types';
 import {
-  checkSelectableFields,
+  convertFieldLabels,
+  fieldLabelsOf,
   isMetadataField,
   matchesFields,
   parseFieldSelector,
+  type FieldLabels,
   type SelectableFields,
 } from './field-selector';
 import { matchesLabels, parseLabelSelector } from './label-selector';
@@ -20,6 +22,10 @@ export interface SelectorInput {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   readonly selectableFields: SelectableFields;
+  /** The kind's own field label conversion; absent: the one its selectable fields imply. */
+  readonly fieldLabels?: FieldLabels;
+  /** The version the kind is served in, which some refusals name. */
+  readonly version?: string;
 }
 
 export interface Selection {
@@ -36,12 +42,15 @@ export function compilePredicate(input: SelectorInput): Predicate {
 
 /** As compilePredicate; with `fieldsOnServedObjects`, the kind's own fields are left to `servedFields`. */
 export function compileSelection(
-  { labelSelector, fieldSelector, selectableFields }: SelectorInput,
+  { labelSelector, fieldSelector, selectableFields, fieldLabels, version }: SelectorInput,
   fieldsOnServedObjects: boolean,
 ): Selection {
   const labels = parseLabelSelector(labelSelector ?? '');
-  const fields = parseFieldSelector(fieldSelector ?? '');
-  checkSelectableFields(fields, { selectableFields, hasCustomFields: Object.keys(selectableFields).length > 0 });
+  const fields = convertFieldLabels(
+    parseFieldSelector(fieldSelector ?? ''),
+    fieldLabelsOf(fieldLabels, selectableFields),
+    version ?? '',
+  );
   const stored = fieldsOnServedObjects ? fields.filter((requirement) => isMetadataField(requirement.field)) : fields;
   const served = fields.filter((requirement) => !stored.includes(requirement));
   const servedFields =

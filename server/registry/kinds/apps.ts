@@ -5,7 +5,7 @@ import { podTemplateWarnings } from '../../validation/pod-warnings';
 import { podOwnerWarnings } from '../../validation/workload-warnings';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
-import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
+import { defineKind, WORKLOAD_SCALE } from './define';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { gatedField } from './gated-fields';
 import {
@@ -55,7 +55,6 @@ export const appsKinds: readonly ResourceType[] = [
     shortNames: ['rs'],
     categories: ['all'],
     subresources: { status: true, scale: WORKLOAD_SCALE },
-    selectableFields: { 'status.replicas': (rs) => fieldAt('status.replicas')(rs) ?? '0' },
     behaviour: {
       defaults: defaults.defaultReplicaSet,
       initialStatus: () => ({ replicas: 0 }),

@@ -5,7 +5,8 @@ import * as batch from '../../validation/batch';
 import { cronJobWarnings, jobWarnings } from '../../validation/workload-warnings';
 import * as defaults from '../defaults/batch';
 import type { ResourceType, WriteContext } from '../types';
-import { defineKind, fieldAt } from './define';
+import { defineKind, fieldAt, fieldLabels } from './define';
+import { goQuote } from '../../../api/go-quote';
 import { generatedJobLabels, CONTROLLER_UID_LABEL } from '../../validation/batch';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { cronJobPrinter, jobPrinter } from '../../table/printers';
@@ -57,6 +58,10 @@ export const batchKinds: readonly ResourceType[] = [
       'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
     subresources: { status: true },
     selectableFields: { 'status.successful': (job) => fieldAt('status.succeeded')(job) ?? '0' },
+    fieldLabels: fieldLabels(
+      ['metadata.name', 'metadata.namespace', 'status.successful'],
+      (label) => `field label ${goQuote(label)} not supported for Job`,
+    ),
     behaviour: {
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: defaults.defaultJob,

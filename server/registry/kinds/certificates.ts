@@ -20,7 +20,7 @@ import {
 import type { ResourceType, WriteContext } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { child, fill, type Json } from '../defaults/fill';
-import { defineKind, selectable } from './define';
+import { defineKind, fieldLabels, selectable } from './define';
 import { fillConditionTimes, keepStoredDecisions, requestConditions } from './certificate-decisions';
 import {
   certificateSigningRequestPrinter,
@@ -70,6 +70,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     // Its store resets spec and status: its creator, who writes the spec, owns none of it.
     mainResetFields: [['spec'], ['status']],
     selectableFields: selectable('spec.signerName'),
+    fieldLabels: fieldLabels(['metadata.name', 'spec.signerName']),
     behaviour: {
       // The reference's update validation checks the metadata's update after all else.
       updatePasses: ['create', 'updateRules', 'update'],
@@ -91,6 +92,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     versions: ['v1beta1', 'v1alpha1'],
     featureGate: 'ClusterTrustBundle',
     selectableFields: selectable('spec.signerName'),
+    fieldLabels: fieldLabels(['metadata.name', 'spec.signerName']),
     behaviour: {
       nameRuleOf: clusterTrustBundleNameRule,
       updatePasses: ['create', 'update'],
@@ -111,6 +113,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     // its update then drops.
     mainResetFields: [],
     selectableFields: selectable('spec.signerName', 'spec.podName', 'spec.nodeName'),
+    fieldLabels: fieldLabels(['metadata.name', 'spec.signerName', 'spec.podName', 'spec.nodeName']),
     behaviour: {
       initialStatus: () => ({}),
       defaults: (request) => {

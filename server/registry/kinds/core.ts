@@ -10,7 +10,7 @@ import {
 import { podQOSClass } from '../defaults/pod';
 import * as defaults from '../defaults/core';
 import type { ResourceType } from '../types';
-import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
+import { defineKind, fieldAt, fieldLabels, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
@@ -140,6 +140,7 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true, finalize: true },
     nameRule: 'dns-label',
     selectableFields: selectable('status.phase'),
+    fieldLabels: fieldLabels(['status.phase', 'metadata.name']),
     behaviour: {
       updatePasses: ['create', 'update'],
       defaults: defaults.defaultNamespace,
@@ -274,6 +275,7 @@ export const coreKinds: readonly ResourceType[] = [
     storagePrefix: 'minions',
     subresources: { status: true },
     selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
+    fieldLabels: fieldLabels(['metadata.name', 'spec.unschedulable']),
     // Nodes may set their status on create: no initialStatus.
     behaviour: {
       updatePasses: ['create', 'createRules', 'update', 'updateRules'],

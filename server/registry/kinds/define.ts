@@ -10,7 +10,7 @@ import { roundResourceLists } from '../defaults/resource-lists';
 import type { ResourceType, Subresources, Verb } from '../types';
 
 import type { GroupVersion } from '../../../api/identity';
-import type { SelectableFields } from '../../selectors/field-selector';
+import type { FieldLabels, SelectableFields } from '../../selectors/field-selector';
 import type { Printer } from '../../table/printer';
 export const ALL_VERBS: readonly Verb[] = [
   'create',
@@ -84,6 +84,7 @@ export interface KindDeclaration {
   readonly subresources?: Subresources;
   readonly nameRule?: ResourceType['nameRule'];
   readonly selectableFields?: SelectableFields;
+  readonly fieldLabels?: FieldLabels;
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
@@ -153,6 +154,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     subresources,
     nameRule,
     selectableFields: declaration.selectableFields ?? {},
+    ...(declaration.fieldLabels !== undefined ? { fieldLabels: declaration.fieldLabels } : {}),
     strategy: buildStrategy(
       {
         namespaced: declaration.namespaced,
@@ -182,6 +184,20 @@ export function fieldAt(path: string): (object: KubeObject) => string | undefine
     if (value === undefined || value === null) return undefined;
     return typeof value === 'string' ? value : String(value);
   };
+}
+
+/**
+ * A kind's own field label conversion, as the reference registers one: these labels (each
+ * reading the field of its name, or the one it maps to) and no other, refused in `refusal`'s
+ * words (by default `field label not supported: <label>`). metadata.namespace is a label only
+ * where listed.
+ */
+export function fieldLabels(
+  labels: readonly string[] | Readonly<Record<string, string>>,
+  refusal: FieldLabels['refusal'] = (label) => `field label not supported: ${label}`,
+): FieldLabels {
+  const pairs = Array.isArray(labels) ? labels.map((label) => [label, label] as const) : Object.entries(labels);
+  return { accepted: new Map(pairs), refusal };
 }
 
 /** Field readers for each path, keyed by the path itself. */

@@ -21,7 +21,7 @@ import {
 import { child, fill, fillWhenEmpty, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { metaTime } from '../../../api/objects';
-import { defineKind, selectable } from './define';
+import { defineKind, fieldLabels, selectable } from './define';
 import {
   dropDisabledDeviceClassFields,
   dropDisabledResourceClaimFields,
@@ -169,6 +169,10 @@ export const resourceKinds: readonly ResourceType[] = [
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),
+    fieldLabels: fieldLabels(
+      ['metadata.name', 'spec.nodeName', 'spec.driver'],
+      (label, version) => `field label not supported for resource.k8s.io/${version}, Kind=ResourceSlice: ${label}`,
+    ),
     behaviour: {
       tracksGeneration: true,
       defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),

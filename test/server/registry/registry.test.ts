@@ -153,8 +153,11 @@ describe('ResourceTypeRegistry lookups', () => {
     expect(pods.selectableFields['spec.hostNetwork'](pod)).toBe('false');
     const events = registry.find({ group: '', version: 'v1' }, 'events') as ResourceType;
     expect(events.selectableFields['source']({ metadata: {}, source: { component: 'kubelet' } })).toBe('kubelet');
+    // A ReplicationController selects on status.replicas; an apps/v1 ReplicaSet selects on no field of its own.
+    const rc = registry.find({ group: '', version: 'v1' }, 'replicationcontrollers') as ResourceType;
+    expect(rc.selectableFields['status.replicas']({ metadata: {} })).toBe('0');
     const rs = registry.find({ group: 'apps', version: 'v1' }, 'replicasets') as ResourceType;
-    expect(rs.selectableFields['status.replicas']({ metadata: {} })).toBe('0');
+    expect(rs.selectableFields).toEqual({});
   });
 
   test('enabled() narrows what is served', () => {

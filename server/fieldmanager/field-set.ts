@@ -102,6 +102,7 @@ class FieldSchema {
   readonly sortedMapKeys: readonly string[];
   private readonly fields = new Map<string, FieldSchema>();
   private readonly omittedWhenEmpty = new Map<string, boolean>();
+  private readonly omittedWhenZero = new Map<string, boolean>();
   private itemsSchema: FieldSchema | undefined;
 
   constructor(
@@ -147,10 +148,36 @@ class FieldSchema {
     return found;
   }
 
-  /** `record[key]` as the reference's typed object has it: an omitted empty member is absent. */
+  /**
+   * Whether the member `key` is a plain scalar (no pointer, no named type such as Quantity) that
+   * Go's `omitempty` leaves out at its zero value: a PriorityClass's `description: ""`, an
+   * Event's `count: 0` are no fields the reference's typed object has.
+   */
+  omitsWhenZero(key: string): boolean {
+    const node = this.node;
+    if (node?.properties === undefined || !Object.hasOwn(node.properties, key)) return false;
+    let found = this.omittedWhenZero.get(key);
+    if (found === undefined) {
+      const declared = node.properties[key] as SchemaNode & { readonly 'x-capstan-protobuf'?: ProtobufFacts };
+      const facts = declared['x-capstan-protobuf'];
+      found =
+        facts?.omitempty === true &&
+        facts.pointer !== true &&
+        (declared.type === 'string' ||
+          declared.type === 'integer' ||
+          declared.type === 'number' ||
+          declared.type === 'boolean');
+      this.omittedWhenZero.set(key, found);
+    }
+    return found;
+  }
+
+  /** `record[key]` as the reference's typed object has it: an omitted empty member or zero scalar is absent. */
   member(record: Record<string, Json>, key: string): Json {
     const value = record[key];
-    return isEmptyContainer(value) && this.omitsWhenEmpty(key) ? undefined : value;
+    if (isEmptyContainer(value)) return this.omitsWhenEmpty(key) ? undefined : value;
+    if (value === '' || value === 0 || value === false) return this.omitsWhenZero(key) ? undefined : value;
+    return value;
   }
 
   items(): FieldSchema {
@@ -166,6 +193,8 @@ const UNTYPED = new FieldSchema(undefined, undefined);
 interface ProtobufFacts {
   readonly map?: unknown;
   readonly repeated?: boolean;
+  readonly omitempty?: boolean;
+  readonly pointer?: boolean;
 }
 
 function isEmptyContainer(value: Json): boolean {

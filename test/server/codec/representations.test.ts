@@ -190,7 +190,7 @@ describe('tables', () => {
 
   test('includeObject=None and Object', async () => {
     const none = json(await call('GET', `${PODS}?includeObject=None`, { headers: { accept: TABLE } }));
-    expect((none.rows as JsonObject[])[0].object).toBeUndefined();
+    expect((none.rows as JsonObject[])[0].object).toBeNull();
     const whole = json(await call('GET', `${PODS}/web-0?includeObject=Object`, { headers: { accept: TABLE } }));
     expect((whole.rows as JsonObject[])[0].object).toMatchObject({ kind: 'Pod', spec: {} });
   });
@@ -276,7 +276,7 @@ describe('tables', () => {
       ['BOOKMARK', 1],
     ]);
     expect(rows(events[0]).map((row) => (row.cells as unknown[])[0])).toEqual(['l1']);
-    expect(rows(events[0])[0].object).toBeUndefined();
+    expect(rows(events[0])[0].object).toBeNull();
     const bookmarkObject = rows(events[2])[0].object as JsonObject;
     expect(bookmarkObject.kind).toBe('PartialObjectMetadata');
     expect((bookmarkObject.metadata as JsonObject).annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });

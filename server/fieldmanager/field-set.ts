@@ -103,6 +103,7 @@ class FieldSchema {
   private readonly fields = new Map<string, FieldSchema>();
   private readonly omittedWhenEmpty = new Map<string, boolean>();
   private readonly omittedWhenZero = new Map<string, boolean>();
+  private valueTimeMembers: readonly string[] | undefined;
   private itemsSchema: FieldSchema | undefined;
 
   constructor(
@@ -172,6 +173,28 @@ class FieldSchema {
     return found;
   }
 
+  /**
+   * The members that are metav1.Time or MicroTime held by value: Go's JSON writes them (as null
+   * when zero) whatever their omitempty says. ObjectMeta's creationTimestamp is left out: 1.34
+   * tags it omitzero, so an unset one is absent.
+   */
+  valueTimes(): readonly string[] {
+    if (this.valueTimeMembers === undefined) {
+      const properties = this.node?.properties ?? {};
+      this.valueTimeMembers = Object.keys(properties).filter((key) => {
+        const declared = properties[key] as SchemaNode & { readonly 'x-capstan-protobuf'?: ProtobufFacts };
+        const facts = declared['x-capstan-protobuf'];
+        return (
+          key !== 'creationTimestamp' &&
+          facts !== undefined &&
+          facts.pointer !== true &&
+          (declared.$ref === TIME_REF || declared.$ref === MICRO_TIME_REF)
+        );
+      });
+    }
+    return this.valueTimeMembers;
+  }
+
   /** `record[key]` as the reference's typed object has it: an omitted empty member or zero scalar is absent. */
   member(record: Record<string, Json>, key: string): Json {
     const value = record[key];
@@ -189,6 +212,9 @@ class FieldSchema {
 }
 
 const UNTYPED = new FieldSchema(undefined, undefined);
+
+const TIME_REF = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME_REF = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 
 interface ProtobufFacts {
   readonly map?: unknown;
@@ -273,6 +299,23 @@ function itemKeyOf(item: Json, sortedKeys: readonly string[]): string {
   return `k:{${members}}`;
 }
 
+/** The keys that occur more than once. */
+function repeatedKeys(keys: readonly string[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key)) repeated.add(key);
+    seen.add(key);
+  }
+  return repeated;
+}
+
+/** Whether the items of `key` are the same, in the same order, before and after. */
+function sameGroup(before: readonly Json[], after: readonly Json[], key: string, keys: readonly string[]): boolean {
+  const group = (list: readonly Json[]) => list.filter((item) => itemKeyOf(item, keys) === key);
+  return equalValues(group(before), group(after));
+}
+
 export function valueKey(item: Json): string {
   return `v:${JSON.stringify(item)}`;
 }
@@ -317,6 +360,13 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
       if (onlyLostMembers(old, value, node, childSchema)) continue;
       out[`f:${key}`] = node;
     }
+    // A time Go holds by value is in the typed object even when unset (null): a new element
+    // has it, an existing one changes it only from a time to none.
+    for (const key of schema.valueTimes()) {
+      if (next[key] !== undefined) continue;
+      if (before !== undefined && (before[key] ?? null) === null) continue;
+      out[`f:${key}`] = {};
+    }
     return out;
   }
   if (Array.isArray(next)) {
@@ -331,8 +381,16 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
       const keys = schema.sortedMapKeys;
       const items = schema.items();
       const oldByKey = new Map(before.map((item) => [itemKeyOf(item, keys), item] as const));
-      for (const item of next) {
-        const key = itemKeyOf(item, keys);
+      const nextKeys = next.map((item) => itemKeyOf(item, keys));
+      const repeated = repeatedKeys(nextKeys);
+      for (const [index, item] of next.entries()) {
+        const key = nextKeys[index];
+        // Items sharing a key are one element the reference owns by its key alone (no `.`, no
+        // members), as its typed conversion of duplicates has it; changed when the group is.
+        if (repeated.has(key)) {
+          if (!(key in out) && !sameGroup(before, next, key, keys)) out[key] = {};
+          continue;
+        }
         const old = oldByKey.get(key);
         if (old !== undefined && equalValues(old, item)) continue;
         const node = changedIn(old, item, items);

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { decodeGoBytes, goBytesOf, strayByteCharacter, strayByteOf, wellFormed } from '../../api/go-bytes';
 import { goIsPrint, goJSONQuote, goQuote } from '../../api/go-quote';
-import { goTypeOf } from '../../api/go-json-syntax';
+import { goJSONSyntaxError, goTypeOf } from '../../api/go-json-syntax';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import {
@@ -434,10 +434,11 @@ export function parseDeleteOptions(
   let preconditions: Preconditions | undefined;
   if (body.length > 0) {
     let parsed: DeleteOptionsBody;
+    const text = body.toString('utf8');
     try {
-      parsed = JSON.parse(body.toString('utf8')) as DeleteOptionsBody;
+      parsed = JSON.parse(text) as DeleteOptionsBody;
     } catch (error) {
-      throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
+      throw badRequest(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest(

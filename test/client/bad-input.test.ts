@@ -357,6 +357,20 @@ test('a DELETE whose options the reference cannot decode is 400 and deletes noth
     const answer = await server.request('DELETE', target, { body: JSON.stringify(options), headers: JSON_HEADERS });
     expect([answer.status, statusOf(answer).reason, statusOf(answer).message]).toEqual([400, 'BadRequest', message]);
   }
+  // A body that is no JSON is refused in encoding/json's words, as the reference words it (it answers 500).
+  const unparsed: [string, string][] = [
+    ['{"a":', 'unexpected end of JSON input'],
+    ['{"a": x}', "invalid character 'x' looking for beginning of value"],
+    ['{"kind":"DeleteOptions"} x', "invalid character 'x' after top-level value"],
+    ['{"a":"\\q"}', "invalid character 'q' in string escape code"],
+  ];
+  for (const [body, problem] of unparsed) {
+    const answer = await server.request('DELETE', target, { body, headers: JSON_HEADERS });
+    expect([answer.status, statusOf(answer).message]).toEqual([
+      400,
+      `couldn't get version/kind; json parse error: ${problem}`,
+    ]);
+  }
   expect(await configMapNames()).toContain('kept');
   expect(
     (

@@ -116,9 +116,23 @@ function isStatus(object: unknown): object is Status {
   return typeof object === 'object' && object !== null && (object as { kind?: unknown }).kind === 'Status';
 }
 
-function goTypeName(kind: string, apiVersion: string): string {
-  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
-  return `*${version}.${kind}`;
+/** Groups whose internal Go package is not the group's first label. */
+const INTERNAL_PACKAGES: Readonly<Record<string, string>> = {
+  '': 'core',
+  // events.k8s.io Events are core Events inside the reference.
+  'events.k8s.io': 'core',
+  'internal.apiserver.k8s.io': 'apiserverinternal',
+};
+
+/**
+ * The Go type the reference's messages print for what a request reached: a built-in kind's
+ * internal type (`*core.ConfigMap`, `*apps.Deployment`); a custom resource, which has no
+ * internal version, as served.
+ */
+function goTypeName(endpoint: Endpoint, kind: string, apiVersion: string): string {
+  if (!endpoint.protobuf) return `*${apiVersion.slice(apiVersion.lastIndexOf('/') + 1)}.${kind}`;
+  const group = endpoint.resource.group;
+  return `*${INTERNAL_PACKAGES[group] ?? group.split('.')[0]}.${kind}`;
 }
 
 /** The object as the negotiated transform shows it (a Table, metadata, or itself). */
@@ -145,7 +159,7 @@ function transformObject(options: {
       return asPartialObjectMetadata(object, transform.version);
     case 'PartialObjectMetadataList':
       throw notAcceptableTransform(
-        `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(String(object.kind), String(object.apiVersion))})`,
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(options.endpoint, String(object.kind), String(object.apiVersion))})`,
       );
   }
 }
@@ -260,7 +274,7 @@ export async function writeList(
   });
   if (transform?.kind === 'PartialObjectMetadata') {
     throw notAcceptableTransform(
-      `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(head.kind, head.apiVersion)})`,
+      `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(exchange.endpoint, head.kind, head.apiVersion)})`,
     );
   }
   const streamsJson =

@@ -53,7 +53,9 @@ function includeObjectFor(object: KubeObject, includeObject: IncludeObject): Inc
 }
 
 function row(printer: Printer, object: KubeObject, options: TableOptions): TableRow {
-  const printed = printer.print(object, options.now);
+  // A watch's bookmark has no name: Go's printers read its zero value, "".
+  const named = object.metadata.name === undefined ? { ...object, metadata: { ...object.metadata, name: '' } } : object;
+  const printed = printer.print(named, options.now);
   const includeObject = includeObjectFor(object, options.includeObject);
   // Without the object the row still has the member, null: Go's RawExtension is no pointer.
   const embedded =

@@ -325,7 +325,7 @@ describe('negotiation edges', () => {
     });
     expect(answer.status).toBe(406);
     expect(json(answer).message).toBe(
-      'you requested PartialObjectMetadata, but the requested object is a list (*v1.PodList)',
+      'you requested PartialObjectMetadata, but the requested object is a list (*core.PodList)',
     );
   });
 });

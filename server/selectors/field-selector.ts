@@ -105,9 +105,22 @@ export interface FieldLabels {
   refusal(label: string, version: string): string;
 }
 
+/** The conversions that follow from each kind's selectable fields, made once: every list and watch asks. */
+const derivedFieldLabels = new WeakMap<SelectableFields, FieldLabels>();
+
 /** A kind's field label conversion as declared, or the one that follows from its selectable fields. */
 export function fieldLabelsOf(declared: FieldLabels | undefined, selectableFields: SelectableFields): FieldLabels {
   if (declared !== undefined) return declared;
+  let derived = derivedFieldLabels.get(selectableFields);
+  if (derived === undefined) {
+    derived = fieldLabelsFrom(selectableFields);
+    derivedFieldLabels.set(selectableFields, derived);
+  }
+  return derived;
+}
+
+/** metadata.name, metadata.namespace and the selectable fields, refused in the words that fit. */
+function fieldLabelsFrom(selectableFields: SelectableFields): FieldLabels {
   const labels = [...Object.keys(METADATA_FIELDS), ...Object.keys(selectableFields)];
   const accepted = new Map(labels.map((label) => [label, label]));
   // Kinds that declare fields of their own convert labels with the reference's shorter words.

@@ -6,6 +6,7 @@
  */
 import type { Definitions, ResolvedSchema, SchemaNode } from '../validation/decode';
 import { resolveSchema } from '../validation/decode';
+import { isValueTime } from './zero-object';
 
 export interface FieldSet {
   [key: string]: FieldSet;
@@ -182,14 +183,11 @@ class FieldSchema {
     if (this.valueTimeMembers === undefined) {
       const properties = this.node?.properties ?? {};
       this.valueTimeMembers = Object.keys(properties).filter((key) => {
-        const declared = properties[key] as SchemaNode & { readonly 'x-capstan-protobuf'?: ProtobufFacts };
-        const facts = declared['x-capstan-protobuf'];
-        return (
-          key !== 'creationTimestamp' &&
-          facts !== undefined &&
-          facts.pointer !== true &&
-          (declared.$ref === TIME_REF || declared.$ref === MICRO_TIME_REF)
-        );
+        const declared = properties[key];
+        const definition = declared.$ref?.startsWith(DEFINITIONS_REF)
+          ? declared.$ref.slice(DEFINITIONS_REF.length)
+          : undefined;
+        return key !== 'creationTimestamp' && isValueTime(declared, definition);
       });
     }
     return this.valueTimeMembers;
@@ -213,8 +211,7 @@ class FieldSchema {
 
 const UNTYPED = new FieldSchema(undefined, undefined);
 
-const TIME_REF = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time';
-const MICRO_TIME_REF = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const DEFINITIONS_REF = '#/definitions/';
 
 interface ProtobufFacts {
   readonly map?: unknown;

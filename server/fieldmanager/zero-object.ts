@@ -27,9 +27,13 @@ const TIME_DEFINITIONS = [
   'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
 ];
 
-function isValueTime(declared: SchemaNode, resolved: ResolvedSchema): boolean {
+/**
+ * Whether a member declared as `declared`, of the definition `definition`, is a metav1.Time or
+ * MicroTime Go holds by value: its JSON has it (null when zero) whatever omitempty says.
+ */
+export function isValueTime(declared: SchemaNode, definition: string | undefined): boolean {
   const facts = protobufFacts(declared);
-  return facts !== undefined && facts.pointer !== true && TIME_DEFINITIONS.includes(resolved.definition ?? '');
+  return facts !== undefined && facts.pointer !== true && TIME_DEFINITIONS.includes(definition ?? '');
 }
 
 function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
@@ -48,7 +52,7 @@ export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Re
   for (const [key, declared] of Object.entries(schema.node.properties ?? {})) {
     const resolved = resolveSchema(definitions, declared);
     if (isAlwaysPresentStruct(declared, resolved)) out[key] = zeroObject(definitions, resolved);
-    else if (isValueTime(declared, resolved)) out[key] = null;
+    else if (isValueTime(declared, resolved.definition)) out[key] = null;
     else if (isScalar(resolved.node)) {
       const zero = valueScalarZero(declared, resolved);
       if (zero !== undefined) out[key] = zero;

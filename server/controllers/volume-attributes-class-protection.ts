@@ -10,6 +10,7 @@ import type { KubeObject } from '../../api/objects';
 import { startInformer } from '../client/informer';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
+import { isObject } from '../json/value';
 import { coreType } from './per-namespace';
 import { awaitsRemoval } from './storage-protection';
 
@@ -18,7 +19,7 @@ const FINALIZER = 'kubernetes.io/vac-protection';
 type Fields = Record<string, unknown>;
 
 function fields(value: unknown): Fields {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
+  return isObject(value) ? value : {};
 }
 
 function named(value: unknown): string[] {

@@ -120,14 +120,15 @@ describe('claims and volumes', () => {
     expect(await until('/api/v1/persistentvolumes/protected', (object) => object === undefined)).toBeUndefined();
   });
 
+  const vac = (name: string) => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'VolumeAttributesClass',
+    metadata: { name },
+    driverName: 'csi.example.com',
+    parameters: { iops: '100' },
+  });
+
   it('deletes a volume attributes class once no claim or volume names it', async () => {
-    const vac = (name: string, finalizers?: string[]) => ({
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'VolumeAttributesClass',
-      metadata: { name, finalizers },
-      driverName: 'csi.example.com',
-      parameters: { iops: '100' },
-    });
     await create(vac('named-by-claim'));
     await create(vac('named-by-volume'));
     await create(vac('unnamed'));
@@ -164,16 +165,11 @@ describe('claims and volumes', () => {
   });
 
   it('protects a class made without the finalizer, as the controller manager does', async () => {
-    const later = {
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'VolumeAttributesClass',
-      metadata: { name: 'later' },
-      driverName: 'csi.example.com',
-      parameters: { iops: '100' },
-    };
     const json = { 'Content-Type': 'application/json' };
     const path = '/apis/storage.k8s.io/v1/volumeattributesclasses';
-    expect((await server.request('POST', path, { body: JSON.stringify(later), headers: json })).status).toBe(201);
+    expect((await server.request('POST', path, { body: JSON.stringify(vac('later')), headers: json })).status).toBe(
+      201,
+    );
     const removed = await server.request('PATCH', `${path}/later`, {
       body: JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]),
       headers: { 'Content-Type': 'application/json-patch+json' },

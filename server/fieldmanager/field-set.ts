@@ -143,8 +143,7 @@ class FieldSchema {
     let found = this.omittedWhenEmpty.get(key);
     if (found === undefined) {
       const facts = (node.properties[key] as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
-      const required = (node as { readonly required?: readonly string[] }).required ?? [];
-      found = facts !== undefined && (facts.map !== undefined || facts.repeated === true) && !required.includes(key);
+      found = facts !== undefined && (facts.map !== undefined || facts.repeated === true) && facts.omitempty === true;
       this.omittedWhenEmpty.set(key, found);
     }
     return found;

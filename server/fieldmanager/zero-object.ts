@@ -1,8 +1,8 @@
 /**
  * A kind's empty object as the reference's field manager compares a create against: Go's zero
  * struct turned into JSON. Struct members that are not pointers are there (empty objects,
- * recursively: the schema gives them `default: {}`), required (non-omitempty) slices, maps and
- * pointers are null, and so is a time that is not a pointer (a template's creationTimestamp:
+ * recursively: the schema gives them `default: {}`), slices, maps and pointers without
+ * omitempty are null, and so is a time that is not a pointer (a template's creationTimestamp:
  * servers before 1.34 print it as null, 1.34 omits it; either way it never counts as set).
  * A plain scalar member that is neither a pointer nor omitempty is there at its zero value, so
  * a create that sends it at zero does not own it (a ResourceSlice's `pool.generation: 0`).
@@ -56,9 +56,19 @@ export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Re
     else if (isScalar(resolved.node)) {
       const zero = valueScalarZero(declared, resolved);
       if (zero !== undefined) out[key] = zero;
-    } else if (required.has(key)) out[key] = null;
+    } else if (isNilMember(declared, required.has(key))) out[key] = null;
   }
   return out;
+}
+
+/**
+ * A slice, map or pointer Go writes as null when nil: one without omitempty. The Go facts decide
+ * where the schema carries them (a `+required` pointer may still be omitempty, as an IPAddress's
+ * parentRef is); without them, what the schema requires.
+ */
+function isNilMember(declared: SchemaNode, required: boolean): boolean {
+  const facts = protobufFacts(declared);
+  return facts === undefined ? required : facts.omitempty !== true;
 }
 
 function isScalar(node: SchemaNode): boolean {

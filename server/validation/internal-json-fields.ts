@@ -1025,6 +1025,7 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
     { key: 'Namespace', v1Key: 'namespace', type: 'string' },
     { key: 'Name', v1Key: 'name', type: 'string' },
   ],
+  'networking.ServiceCIDRSpec': [{ key: 'CIDRs', v1Key: 'cidrs', type: '[]string' }],
   'resource.AllocationResult': [
     { key: 'Devices', v1Key: 'devices', type: 'resource.DeviceAllocationResult' },
     { key: 'NodeSelector', v1Key: 'nodeSelector', type: '*core.NodeSelector' },

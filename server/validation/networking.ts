@@ -511,7 +511,15 @@ export function validateServiceCIDR(serviceCIDR: KubeObject): FieldError[] {
   const cidrs = (serviceCIDR.spec as { cidrs?: string[] } | undefined)?.cidrs ?? [];
   const path = FieldPath.root('spec', 'cidrs');
   if (cidrs.length === 0) return [required(path, 'at least one CIDR required')];
-  if (cidrs.length > 2) return [invalid(path, { cidrs }, 'may only hold up to 2 values')];
+  // The reference shows the whole spec, as its internal struct marshals.
+  if (cidrs.length > 2)
+    return [
+      invalid(
+        path,
+        new GoValue(internalCompactJson('networking.ServiceCIDRSpec', serviceCIDR.spec)),
+        'may only hold up to 2 values',
+      ),
+    ];
   const errors = cidrs.flatMap((cidr, i) => isValidCIDR(cidr).map((message) => invalid(path.index(i), cidr, message)));
   if (cidrs.length === 2 && ipFamilyOf(cidrs[0]) !== 0 && ipFamilyOf(cidrs[0]) === ipFamilyOf(cidrs[1])) {
     errors.push(

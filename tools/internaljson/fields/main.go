@@ -4,9 +4,10 @@
 // value whose parts its update validation compares with apiequality.Semantic.DeepEqual
 // (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
 // core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult,
-// networking.IPAddressSpec), a Node's duplicate core.Taint, and every struct reachable from them, the keys encoding/json
-// writes for the INTERNAL Go type, in its order, with the type of each value (pointers
-// included) and the key of the v1 JSON object it is converted from.
+// networking.IPAddressSpec), a ServiceCIDR's spec, a Node's duplicate core.Taint, and every
+// struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
+// order, with the type of each value (pointers included) and the key of the v1 JSON object it is
+// converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
 // field names, embedded structs are flattened, and every field is written. Each internal struct
 // is walked beside its v1 counterpart (the v1 field of the same Go name gives the JSON key);
@@ -60,6 +61,8 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[resource.ResourceClaimTemplateSpec](), reflect.TypeFor[resourcev1.ResourceClaimTemplateSpec]()},
 	{reflect.TypeFor[resource.AllocationResult](), reflect.TypeFor[resourcev1.AllocationResult]()},
 	{reflect.TypeFor[networking.IPAddressSpec](), reflect.TypeFor[networkingv1.IPAddressSpec]()},
+	// A ServiceCIDR with too many ranges shows its whole spec.
+	{reflect.TypeFor[networking.ServiceCIDRSpec](), reflect.TypeFor[networkingv1.ServiceCIDRSpec]()},
 	// A Node's duplicate taint is printed whole.
 	{reflect.TypeFor[core.Taint](), reflect.TypeFor[v1.Taint]()},
 }

@@ -8,6 +8,7 @@ export const apiextensionsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apiextensions.k8s.io',
     resource: 'customresourcedefinitions',
+    requiresResourceVersionOnUpdate: true,
     kind: 'CustomResourceDefinition',
     namespaced: false,
     // Where the reference's apiextensions server keeps them (its resources carry their group).

@@ -286,7 +286,11 @@ export interface ResourceType {
   readonly deleteDocumentedAsStatus?: true;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */
   readonly allowCreateOnUpdate?: boolean;
-  /** A PUT must carry metadata.resourceVersion (custom resources); built-in kinds take an unconditional one. */
+  /**
+   * A PUT must carry metadata.resourceVersion: custom resources and the built-in kinds whose
+   * reference strategy says AllowUnconditionalUpdate false (webhook and policy configurations,
+   * leases, PodDisruptionBudgets, CSI and storage-version kinds, CRDs, APIServices, …).
+   */
   readonly requiresResourceVersionOnUpdate?: boolean;
 }
 

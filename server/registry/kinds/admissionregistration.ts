@@ -371,6 +371,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicies',
+    requiresResourceVersionOnUpdate: true,
     printer: validatingAdmissionPolicyPrinter,
     kind: 'ValidatingAdmissionPolicy',
     namespaced: false,
@@ -391,6 +392,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicybindings',
+    requiresResourceVersionOnUpdate: true,
     printer: admissionPolicyBindingPrinter,
     kind: 'ValidatingAdmissionPolicyBinding',
     namespaced: false,
@@ -404,6 +406,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'mutatingwebhookconfigurations',
+    requiresResourceVersionOnUpdate: true,
     printer: webhookConfigurationPrinter,
     kind: 'MutatingWebhookConfiguration',
     namespaced: false,
@@ -418,6 +421,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingwebhookconfigurations',
+    requiresResourceVersionOnUpdate: true,
     printer: webhookConfigurationPrinter,
     kind: 'ValidatingWebhookConfiguration',
     namespaced: false,
@@ -434,6 +438,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'mutatingadmissionpolicies',
+    requiresResourceVersionOnUpdate: true,
     printer: mutatingAdmissionPolicyPrinter,
     kind: 'MutatingAdmissionPolicy',
     namespaced: false,
@@ -455,6 +460,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'mutatingadmissionpolicybindings',
+    requiresResourceVersionOnUpdate: true,
     printer: admissionPolicyBindingPrinter,
     kind: 'MutatingAdmissionPolicyBinding',
     namespaced: false,

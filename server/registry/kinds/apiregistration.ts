@@ -17,6 +17,7 @@ export const apiregistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apiregistration.k8s.io',
     resource: 'apiservices',
+    requiresResourceVersionOnUpdate: true,
     printer: apiServicePrinter,
     kind: 'APIService',
     namespaced: false,

@@ -9,6 +9,7 @@ export const apiserverInternalKinds: readonly ResourceType[] = [
   defineKind({
     group: 'internal.apiserver.k8s.io',
     resource: 'storageversions',
+    requiresResourceVersionOnUpdate: true,
     printer: storageVersionPrinter,
     kind: 'StorageVersion',
     namespaced: false,

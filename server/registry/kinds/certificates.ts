@@ -85,6 +85,7 @@ export const certificatesKinds: readonly ResourceType[] = [
   defineKind({
     group: 'certificates.k8s.io',
     resource: 'clustertrustbundles',
+    requiresResourceVersionOnUpdate: true,
     printer: clusterTrustBundlePrinter,
     kind: 'ClusterTrustBundle',
     namespaced: false,
@@ -103,6 +104,7 @@ export const certificatesKinds: readonly ResourceType[] = [
   defineKind({
     group: 'certificates.k8s.io',
     resource: 'podcertificaterequests',
+    requiresResourceVersionOnUpdate: true,
     printer: podCertificateRequestPrinter,
     kind: 'PodCertificateRequest',
     namespaced: true,

@@ -18,6 +18,7 @@ export const coordinationKinds: readonly ResourceType[] = [
   defineKind({
     group: 'coordination.k8s.io',
     resource: 'leases',
+    requiresResourceVersionOnUpdate: true,
     printer: leasePrinter,
     kind: 'Lease',
     namespaced: true,
@@ -27,6 +28,7 @@ export const coordinationKinds: readonly ResourceType[] = [
   defineKind({
     group: 'coordination.k8s.io',
     resource: 'leasecandidates',
+    requiresResourceVersionOnUpdate: true,
     printer: leaseCandidatePrinter,
     kind: 'LeaseCandidate',
     namespaced: true,

@@ -95,6 +95,8 @@ export interface KindDeclaration {
   readonly mainResetFields?: ResourceType['mainResetFields'];
   readonly statusResetFields?: ResourceType['statusResetFields'];
   readonly allowCreateOnUpdate?: true;
+  /** A PUT must name the resourceVersion it replaces (the reference's AllowUnconditionalUpdate false). */
+  readonly requiresResourceVersionOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
   /** Its table for `kubectl get` (server/table/): the reference's printer of the kind. */
@@ -171,6 +173,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
     ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
+    ...(declaration.requiresResourceVersionOnUpdate ? { requiresResourceVersionOnUpdate: true } : {}),
     ...(declaration.mainResetFields ? { mainResetFields: declaration.mainResetFields } : {}),
     ...(declaration.statusResetFields ? { statusResetFields: declaration.statusResetFields } : {}),
   };

@@ -9,6 +9,7 @@ export const nodeKinds: readonly ResourceType[] = [
   defineKind({
     group: 'node.k8s.io',
     resource: 'runtimeclasses',
+    requiresResourceVersionOnUpdate: true,
     printer: runtimeClassPrinter,
     kind: 'RuntimeClass',
     namespaced: false,

@@ -12,6 +12,7 @@ export const policyKinds: readonly ResourceType[] = [
   defineKind({
     group: 'policy',
     resource: 'poddisruptionbudgets',
+    requiresResourceVersionOnUpdate: true,
     printer: podDisruptionBudgetPrinter,
     kind: 'PodDisruptionBudget',
     namespaced: true,

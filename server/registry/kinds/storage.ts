@@ -52,6 +52,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csidrivers',
+    requiresResourceVersionOnUpdate: true,
     returnsDeletedObject: true,
     printer: csiDriverPrinter,
     kind: 'CSIDriver',
@@ -78,6 +79,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csinodes',
+    requiresResourceVersionOnUpdate: true,
     returnsDeletedObject: true,
     printer: csiNodePrinter,
     kind: 'CSINode',
@@ -97,6 +99,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csistoragecapacities',
+    requiresResourceVersionOnUpdate: true,
     kind: 'CSIStorageCapacity',
     namespaced: true,
     behaviour: {
@@ -110,6 +113,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattachments',
+    requiresResourceVersionOnUpdate: true,
     printer: volumeAttachmentPrinter,
     returnsDeletedObject: true,
     kind: 'VolumeAttachment',

@@ -13,6 +13,7 @@ export const storageMigrationKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storagemigration.k8s.io',
     resource: 'storageversionmigrations',
+    requiresResourceVersionOnUpdate: true,
     printer: storageVersionMigrationPrinter,
     kind: 'StorageVersionMigration',
     namespaced: false,

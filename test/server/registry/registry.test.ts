@@ -227,8 +227,24 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
     ]);
   });
 
-  it('takes an unconditional PUT for every built-in kind', () => {
-    expect(qualified((type) => type.requiresResourceVersionOnUpdate)).toEqual([]);
+  it('refuses an unconditional PUT where the reference strategy does', () => {
+    // The served kinds whose 1.34.4 strategy answers AllowUnconditionalUpdate false
+    // (fixtures/unconditional-updates.json records some of them).
+    expect(qualified((type) => type.requiresResourceVersionOnUpdate)).toEqual([
+      'apiservices.apiregistration.k8s.io',
+      'csidrivers.storage.k8s.io',
+      'csinodes.storage.k8s.io',
+      'csistoragecapacities.storage.k8s.io',
+      'customresourcedefinitions.apiextensions.k8s.io',
+      'leases.coordination.k8s.io',
+      'mutatingwebhookconfigurations.admissionregistration.k8s.io',
+      'poddisruptionbudgets.policy',
+      'runtimeclasses.node.k8s.io',
+      'validatingadmissionpolicies.admissionregistration.k8s.io',
+      'validatingadmissionpolicybindings.admissionregistration.k8s.io',
+      'validatingwebhookconfigurations.admissionregistration.k8s.io',
+      'volumeattachments.storage.k8s.io',
+    ]);
   });
 });
 

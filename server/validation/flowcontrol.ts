@@ -268,7 +268,7 @@ function validateExempt(exempt: Fields, at: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof exempt.nominalConcurrencyShares === 'number' && exempt.nominalConcurrencyShares < 0) {
     errors.push(
-      invalid(at.child('nominalConcurrencyShares'), exempt.nominalConcurrencyShares, 'must be a non-negative number'),
+      invalid(at.child('nominalConcurrencyShares'), exempt.nominalConcurrencyShares, 'must be a non-negative integer'),
     );
   }
   errors.push(...validateLendablePercent(exempt, at));

@@ -84,8 +84,8 @@ function parseJSONDocument(body: Buffer, refusal: (goSyntaxError: string) => str
   let document: unknown;
   try {
     document = JSON.parse(text);
-  } catch (error) {
-    throw badRequest(refusal(goJSONSyntaxError(text, error as Error)));
+  } catch {
+    throw badRequest(refusal(goJSONSyntaxError(text)));
   }
   // Merging walks the document recursively.
   checkNestingDepth(document, 'json');

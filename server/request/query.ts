@@ -437,8 +437,8 @@ export function parseDeleteOptions(
     const text = body.toString('utf8');
     try {
       parsed = JSON.parse(text) as DeleteOptionsBody;
-    } catch (error) {
-      throw badRequest(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`);
+    } catch {
+      throw badRequest(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text)}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest(

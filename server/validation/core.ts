@@ -875,8 +875,8 @@ function dockerConfigProblem(base64: string): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    return goJSONSyntaxError(text, error as Error);
+  } catch {
+    return goJSONSyntaxError(text);
   }
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
   return `json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`;

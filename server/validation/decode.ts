@@ -179,10 +179,10 @@ export function parseBody(options: {
   let value: unknown;
   try {
     value = parseJsonKeepingNumbers(text);
-  } catch (error) {
+  } catch {
     throw unrecognizedObject(
       options.expectedKind,
-      `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`,
+      `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text)}`,
       options.body,
     );
   }

@@ -44,8 +44,8 @@ export function decodeTolerations(text: string, goPackage: TolerationGoPackage):
   let decoded: unknown;
   try {
     decoded = JSON.parse(text);
-  } catch (error) {
-    return { error: goJSONSyntaxError(text, error as Error) };
+  } catch {
+    return { error: goJSONSyntaxError(text) };
   }
   const cannot = (what: string, into: string) => ({ error: `json: cannot unmarshal ${what} into Go ${into}` });
   if (decoded === null) return { tolerations: [] };

@@ -48,8 +48,8 @@ export function decodeContinueToken(token: string, listPrefix: string): Continue
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
-  } catch (error) {
-    throw invalid(`: ${goJSONSyntaxError(json, error as Error)}`);
+  } catch {
+    throw invalid(`: ${goJSONSyntaxError(json)}`);
   }
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalid(`: json: cannot unmarshal ${jsonKind(json.trim())} into Go value of type storage.continueToken`);

@@ -106,6 +106,7 @@ class FieldSchema {
   private readonly omittedWhenZero = new Map<string, boolean>();
   private valueTimeMembers: readonly string[] | undefined;
   private itemsSchema: FieldSchema | undefined;
+  private needsAKey: boolean | undefined;
 
   constructor(
     private readonly schemas: FieldSchemas | undefined,
@@ -198,6 +199,22 @@ class FieldSchema {
     if (isEmptyContainer(value)) return this.omitsWhenEmpty(key) ? undefined : value;
     if (value === '' || value === 0 || value === false) return this.omitsWhenZero(key) ? undefined : value;
     return value;
+  }
+
+  /**
+   * Whether an item must hold at least one of the list-map keys: none of them has a default
+   * (an item without a key takes its default instead, as a port's protocol takes TCP).
+   */
+  itemsNeedAKey(): boolean {
+    if (this.needsAKey === undefined) {
+      const properties = this.items().node?.properties ?? {};
+      this.needsAKey =
+        this.sortedMapKeys.length > 0 &&
+        this.sortedMapKeys.every(
+          (key) => (properties[key] as { readonly default?: unknown } | undefined)?.default === undefined,
+        );
+    }
+    return this.needsAKey;
   }
 
   items(): FieldSchema {
@@ -335,6 +352,18 @@ function equalValues(a: Json, b: Json): boolean {
 // ---- sets from objects -------------------------------------------------------------------
 
 /**
+ * An object the reference's field manager cannot type: a keyed list holds an item that is no
+ * object, or that holds none of the keys when none has a default (a ServiceAccount's
+ * `secrets: [{}]`; an item missing only some keys is keyed by the others). Its update then keeps
+ * no managedFields at all, as the reference removes them when it fails to compute them.
+ */
+export class UntypedObjectError extends Error {
+  constructor() {
+    super('a keyed list holds an item without its keys');
+  }
+}
+
+/**
  * The fields of `next` that are new or different from `previous` (absent: everything), with `.`
  * on containers that did not exist before. Removed fields are not in it (see `withoutRemovedFields`).
  */
@@ -376,6 +405,10 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
     if (type === 'map') {
       const keys = schema.sortedMapKeys;
       const items = schema.items();
+      const needsAKey = schema.itemsNeedAKey();
+      for (const item of next)
+        if (!isObject(item) || (needsAKey && keys.every((key) => item[key] === undefined)))
+          throw new UntypedObjectError();
       const oldByKey = new Map(before.map((item) => [itemKeyOf(item, keys), item] as const));
       const nextKeys = next.map((item) => itemKeyOf(item, keys));
       const repeated = repeatedKeys(nextKeys);

@@ -16,6 +16,7 @@ import {
   type FieldSet,
   withoutRemovedFields,
   type SchemaContext,
+  UntypedObjectError,
 } from './field-set';
 import { zeroObject } from './zero-object';
 import type { Definitions, SchemaNode } from '../validation/decode';
@@ -135,10 +136,14 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
   // nothing on it (its skip-non-applied step), until an apply or a `[{}]` reset starts over.
   if (update.previous !== undefined && update.managedFields.length === 0 && update.reset !== true) return [];
   const objects = { previous: update.previous ?? emptyObjectOf(update.schema), next: update.next };
-  const changed = withoutIgnored(
-    withoutServerOwnedFields(changedFields(objects.previous, objects.next, update.schema)),
-    update.ignored,
-  );
+  let found: FieldSet;
+  try {
+    found = changedFields(objects.previous, objects.next, update.schema);
+  } catch (error) {
+    if (error instanceof UntypedObjectError) return [];
+    throw error;
+  }
+  const changed = withoutIgnored(withoutServerOwnedFields(found), update.ignored);
   const entries: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
   for (const entry of update.managedFields) {

@@ -3,9 +3,10 @@
  * reference types them: `request` as an AdmissionRequest, `namespaceObject` as a Namespace,
  * `params` only when the policy has a paramKind, `object` and `oldObject` by a kind's schema
  * when one is known (type-checking) and dynamic otherwise (write-time validation), `variables`
- * by what each earlier variable's expression gives, and `authorizer` everywhere but in
- * messageExpressions; matchConditions see no `variables`. A MutatingAdmissionPolicy's mutations are compiled with the same
- * variables (as the reference's, whose variables and matchConditions cannot construct types).
+ * by what each earlier variable's expression gives (where a ValidatingAdmissionPolicy is
+ * written, only when it has variables), and `authorizer` everywhere but in messageExpressions;
+ * matchConditions see no `variables`. A MutatingAdmissionPolicy's mutations are compiled with the
+ * same variables (as the reference's, whose variables and matchConditions cannot construct types).
  */
 import type { CompileResult, EnvironmentKind, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
@@ -109,6 +110,12 @@ export interface PolicyCompilerOptions {
   readonly environment?: EnvironmentKind;
   /** Sees each variable's compile result. */
   readonly onVariable?: (index: number, result: CompileResult) => void;
+  /**
+   * Whether a policy without variables still declares `variables` (default true, as the
+   * reference's type checking and mutations do); its write-time validation of a
+   * ValidatingAdmissionPolicy declares them only for a policy that has some.
+   */
+  readonly variablesWhenNone?: boolean;
 }
 
 /**
@@ -118,11 +125,12 @@ export interface PolicyCompilerOptions {
 export function policyCompilers(
   types: PolicyTypes,
   variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
-  { environment = 'new', onVariable }: PolicyCompilerOptions = {},
+  { environment = 'new', onVariable, variablesWhenNone = true }: PolicyCompilerOptions = {},
 ): PolicyCompilers {
   const { ExpressionCompiler, mutationTypesLibrary } = celEnvironment();
   const typed: Record<string, CelSchema> = {};
-  let compiler = new ExpressionCompiler(declarations(types, typed, true), { environment });
+  const declared = variables.length > 0 || variablesWhenNone ? typed : undefined;
+  let compiler = new ExpressionCompiler(declarations(types, declared, true), { environment });
   for (const [index, { name, expression }] of variables.entries()) {
     // A blank expression is refused as required, not compiled (as the reference's validateVariable).
     if (typeof expression !== 'string' || expression.trim() === '') {
@@ -143,7 +151,7 @@ export function policyCompilers(
       return (matchConditions ??= new ExpressionCompiler(declarations(types, undefined, true), { environment }));
     },
     get messages() {
-      return (messages ??= new ExpressionCompiler(declarations(types, typed, false), { environment }));
+      return (messages ??= new ExpressionCompiler(declarations(types, declared, false), { environment }));
     },
     get mutations() {
       return (mutations ??= new ExpressionCompiler(declarations(types, typed, true), {

@@ -131,6 +131,7 @@ export function policyExpressionChecks(
   const compilersIn = (environment: EnvironmentKind) =>
     policyCompilers({ params: present(spec.paramKind) ? {} : undefined, namespace }, variables, {
       environment,
+      variablesWhenNone: false,
       onVariable: (index, result) => {
         const path = root.child('variables').index(index).child('expression');
         const error = expressionError(result, path, variables[index].expression);

@@ -198,8 +198,10 @@ function validateMetricSpec(metric: MetricSpec, path: FieldPath, objectRule: API
   if (present.length > 0)
     errors.push(...validateMetricSource(present[0], metric[present[0]]!, path.child(present[0]), objectRule));
   const expected = METRIC_SOURCES.find(([, sourceType]) => sourceType === type)?.[0];
-  // An unknown type was reported above (the reference reports it twice, and its aggregate prints it once).
-  if (expected !== undefined && metric[expected] === undefined)
+  // The reference's switch over the type reports an unknown one a second time: its causes list
+  // both, its message (an aggregate, which drops repeats) one.
+  if (expected === undefined) errors.push(notSupported(path.child('type'), type, METRIC_TYPES));
+  else if (metric[expected] === undefined)
     errors.push(required(path.child(expected), 'must populate information for the given metric source'));
   if (present.length !== 1) {
     for (const name of present)

@@ -1,14 +1,24 @@
 /**
  * discovery.k8s.io/v1 EndpointSlice rules, after the reference's: an address type, and for
- * each endpoint its addresses (of that type), node name, hostname and hints. As for Endpoints
- * (endpoints.ts), loopback and link-local addresses are not refused.
+ * each endpoint its addresses (of that type and outside the ranges an endpoint may not be in),
+ * node name, hostname and hints. As for Endpoints (endpoints.ts), loopback addresses are not
+ * refused.
  */
 import { isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import type { WriteContext } from '../registry/types';
-import { deepEqual, duplicate, FieldPath, immutable, invalid, notSupported, required } from '../status/field-errors';
-import { isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooMany,
+} from '../status/field-errors';
+import { endpointIPProblems, isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 
 interface Endpoint {
@@ -29,12 +39,39 @@ function addressErrors(
     const messages = isValidIPForLegacyField(address, strictIPs);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     // Read as Go's sloppy parser reads it: leading zeros, or IPv4-mapped, it is IPv4.
-    return sloppyIPFamily(address) === 4 ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
+    const family = sloppyIPFamily(address) === 4 ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
+    return [...family, ...rangeErrors(address, path)];
   }
   if (addressType === 'IPv6') {
     const messages = isValidIP(address);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
-    return isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv6 address')];
+    const family = isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv6 address')];
+    return [...family, ...rangeErrors(address, path)];
+  }
+  if (addressType === 'FQDN') return fullyQualifiedDomainNameErrors(address, path);
+  return [];
+}
+
+/** The ranges an endpoint's address may not be in (loopback kept, as for Endpoints). */
+function rangeErrors(address: string, path: FieldPath): FieldError[] {
+  return endpointIPProblems(address, { allowLoopback: true }).map((message) => invalid(path, address, message));
+}
+
+/**
+ * apimachinery's IsFullyQualifiedDomainName: a DNS subdomain (a final dot aside) of at least two
+ * labels; the first problem found is the only one.
+ */
+function fullyQualifiedDomainNameErrors(address: string, path: FieldPath): FieldError[] {
+  if (address === '') return [required(path)];
+  const name = address.endsWith('.') ? address.slice(0, -1) : address;
+  const problems = isDNS1123Subdomain(name);
+  if (problems.length > 0) return [invalid(path, name, problems.join(','))];
+  const labels = name.split('.');
+  if (labels.length < 2)
+    return [invalid(path, name, 'should be a domain with at least two segments separated by dots')];
+  for (const label of labels) {
+    const labelProblems = isDNS1123Label(label);
+    if (labelProblems.length > 0) return [invalid(path, label, labelProblems.join(','))];
   }
   return [];
 }
@@ -71,14 +108,21 @@ interface EndpointPort {
 
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
+/** The reference's bounds on a slice: endpoints, addresses of one endpoint, ports. */
+const MAX_ENDPOINTS = 1000;
+const MAX_ADDRESSES = 100;
+const MAX_PORTS = 20_000;
+
 /**
  * Each port's name a DNS label and unique, its protocol one of the known ones: defaulting fills
  * only a protocol left out (a pointer in Go), so `""` sent is refused.
  */
 function portErrors(slice: KubeObject): FieldError[] {
+  const ports = (slice.ports as EndpointPort[] | undefined) ?? [];
+  if (ports.length > MAX_PORTS) return [tooMany(FieldPath.root('ports'), ports.length, MAX_PORTS)];
   const errors: FieldError[] = [];
   const names = new Set<string>();
-  ((slice.ports as EndpointPort[] | undefined) ?? []).forEach((port, i) => {
+  ports.forEach((port, i) => {
     const at = FieldPath.root('ports').index(i);
     const name = port.name ?? '';
     if (name !== '') for (const message of isDNS1123Label(name)) errors.push(invalid(at.child('name'), name, message));
@@ -94,20 +138,28 @@ function portErrors(slice: KubeObject): FieldError[] {
   return errors;
 }
 
+const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
+
 function addressTypeErrors(slice: KubeObject): FieldError[] {
-  return typeof slice.addressType === 'string' && slice.addressType !== ''
+  const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
+  if (addressType === '') return [required(FieldPath.root('addressType'))];
+  return ADDRESS_TYPES.includes(addressType)
     ? []
-    : [required(FieldPath.root('addressType'))];
+    : [notSupported(FieldPath.root('addressType'), addressType, ADDRESS_TYPES)];
 }
 
 function endpointErrors(slice: KubeObject, context: WriteContext): FieldError[] {
   const strictIPs = context.featureEnabled('StrictIPCIDRValidation');
   const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
+  const endpoints = (slice.endpoints as Endpoint[] | undefined) ?? [];
+  if (endpoints.length > MAX_ENDPOINTS) return [tooMany(FieldPath.root('endpoints'), endpoints.length, MAX_ENDPOINTS)];
   const errors: FieldError[] = [];
-  ((slice.endpoints as Endpoint[] | undefined) ?? []).forEach((endpoint, i) => {
+  endpoints.forEach((endpoint, i) => {
     const at = FieldPath.root('endpoints').index(i);
     const addresses = endpoint.addresses ?? [];
     if (addresses.length === 0) errors.push(required(at.child('addresses'), 'must contain at least 1 address'));
+    else if (addresses.length > MAX_ADDRESSES)
+      errors.push(tooMany(at.child('addresses'), addresses.length, MAX_ADDRESSES));
     addresses.forEach((address, j) =>
       errors.push(
         ...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'), strictIPs),

@@ -1,14 +1,15 @@
 /**
  * core v1 Endpoints, after the reference's validateEndpointSubsets: each subset has addresses,
- * each address a valid IP, each port a number and protocol. The reference also refuses
- * loopback, link-local and unspecified addresses; capstan publishes its own loopback address
- * for the `kubernetes` Service (where the reference's reconciler fails on it), so those stay.
+ * each address a valid IP outside the unspecified, link-local and link-local multicast ranges,
+ * each port a number and protocol. The reference also refuses loopback addresses; capstan
+ * publishes its own loopback address for the `kubernetes` Service (where the reference's
+ * reconciler fails on it), so those stay.
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import type { WriteContext } from '../registry/types';
 import { FieldPath, invalid, notSupported, required } from '../status/field-errors';
-import { isValidIPForLegacyField } from './ip';
+import { endpointIPProblems, isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './names';
 
 interface EndpointAddress {
@@ -41,9 +42,10 @@ function validateAddress(address: EndpointAddress, path: FieldPath, strictIPs: b
   if (address.nodeName !== undefined)
     for (const message of isDNS1123Subdomain(address.nodeName))
       errors.push(invalid(path.child('nodeName'), address.nodeName, message));
-  // The reference checks the address twice, the second time with a shorter text (and sloppily).
-  if (isValidIPForLegacyField(ip, false).length > 0)
-    errors.push(invalid(path.child('ip'), ip, 'must be a valid IP address'));
+  // The reference checks the address twice, the second time with a shorter text (and sloppily),
+  // and for the ranges an endpoint may not be in.
+  for (const message of endpointIPProblems(ip, { allowLoopback: true }))
+    errors.push(invalid(path.child('ip'), ip, message));
   return errors;
 }
 

@@ -198,16 +198,17 @@ export function sloppyIPString(value: string): string | undefined {
 /**
  * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
  * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the
- * unspecified, loopback, link-local and link-local multicast ranges.
+ * unspecified, loopback, link-local and link-local multicast ranges. `allowLoopback` keeps
+ * loopback addresses (see endpoints.ts).
  */
-export function endpointIPProblems(value: string): string[] {
+export function endpointIPProblems(value: string, { allowLoopback = false } = {}): string[] {
   if (isValidIPForLegacyField(value, false).length > 0) return ['must be a valid IP address'];
   const bytes = sloppyBytes(value);
   const v4 = bytes.length === 4;
   const problems: string[] = [];
   if (bytes.every((byte) => byte === 0)) problems.push(`may not be unspecified (${value})`);
   const loopback = v4 ? bytes[0] === 127 : bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
-  if (loopback) problems.push('may not be in the loopback range (127.0.0.0/8, ::1/128)');
+  if (loopback && !allowLoopback) problems.push('may not be in the loopback range (127.0.0.0/8, ::1/128)');
   const linkLocal = v4 ? bytes[0] === 169 && bytes[1] === 254 : bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80;
   if (linkLocal) problems.push('may not be in the link-local range (169.254.0.0/16, fe80::/10)');
   const linkLocalMulticast = v4

@@ -5,6 +5,10 @@ import { validateEndpointSlice, validateEndpointSliceUpdate } from '../../valida
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { dropDisabledFieldsOf, isSet, listAt, objectAt } from './gated-fields';
+import { endpointSlicePrinter } from '../../table/admin-printers';
+import type { KubeObject } from '../../../api/objects';
+import { deepEqual } from '../../status/field-errors';
+import { isDNS1123Subdomain } from '../../validation/names';
 
 /** Endpoints' hints: the per-node ones kept while any endpoint of the stored slice has them. */
 const dropDisabledEndpointSliceFields = dropDisabledFieldsOf([
@@ -16,7 +20,33 @@ const dropDisabledEndpointSliceFields = dropDisabledFieldsOf([
     },
   },
 ]);
-import { endpointSlicePrinter } from '../../table/admin-printers';
+
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/**
+ * The v1 API takes no endpoint's deprecatedTopology (the reference's dropTopologyOnV1): it is
+ * dropped from every endpoint of a write that changes the endpoints. An update whose endpoint
+ * lost its nodeName keeps, as its nodeName, a hostname label the stored slice's topology held.
+ */
+function dropDeprecatedTopology(slice: KubeObject, old?: KubeObject): void {
+  if (old !== undefined && deepEqual(old.endpoints ?? [], slice.endpoints ?? [])) return;
+  const previousNodeNames = new Set<string>();
+  for (const endpoint of listAt(old ?? {}, 'endpoints')) {
+    const name = objectAt(endpoint, 'deprecatedTopology')?.[HOSTNAME_LABEL];
+    if (typeof name === 'string' && name !== '') previousNodeNames.add(name);
+  }
+  for (const endpoint of listAt(slice, 'endpoints')) {
+    const name = objectAt(endpoint, 'deprecatedTopology')?.[HOSTNAME_LABEL];
+    if (
+      endpoint.nodeName === undefined &&
+      typeof name === 'string' &&
+      previousNodeNames.has(name) &&
+      isDNS1123Subdomain(name).length === 0
+    )
+      endpoint.nodeName = name;
+    delete endpoint.deprecatedTopology;
+  }
+}
 
 export const discoveryKinds: readonly ResourceType[] = [
   defineKind({
@@ -35,6 +65,8 @@ export const discoveryKinds: readonly ResourceType[] = [
         }
       },
       tracksGeneration: true,
+      prepareForCreate: (slice) => dropDeprecatedTopology(slice),
+      prepareForUpdate: (slice, old) => dropDeprecatedTopology(slice, old),
       dropDisabledFields: dropDisabledEndpointSliceFields,
       validate: validateEndpointSlice,
       validateUpdate: validateEndpointSliceUpdate,

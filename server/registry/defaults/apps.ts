@@ -71,6 +71,13 @@ export function defaultDaemonSet(daemonSet: KubeObject, _version: string, featur
     fill(rollingUpdate, 'maxUnavailable', 1);
     fill(rollingUpdate, 'maxSurge', 0);
   }
+  // The internal type holds both by value: any rollingUpdate (an OnDelete one too) comes back
+  // from the reference's conversion with both, 0 where unset.
+  const rollingUpdate = updateStrategy.rollingUpdate as Json | null | undefined;
+  if (rollingUpdate != null) {
+    fill(rollingUpdate, 'maxUnavailable', 0);
+    fill(rollingUpdate, 'maxSurge', 0);
+  }
   fill(spec, 'revisionHistoryLimit', 10);
   defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
   fillTemplateGeneration(daemonSet);

@@ -108,11 +108,13 @@ class FieldSchema {
   private itemsSchema: FieldSchema | undefined;
   private needsAKey: boolean | undefined;
 
+  /** `declaredMapType`: the map type the declaring property states beside its `$ref`, which wins. */
   constructor(
     private readonly schemas: FieldSchemas | undefined,
     private readonly node: SchemaNode | undefined,
+    declaredMapType?: SchemaNode['x-kubernetes-map-type'],
   ) {
-    this.atomicMap = node?.['x-kubernetes-map-type'] === 'atomic';
+    this.atomicMap = (declaredMapType ?? node?.['x-kubernetes-map-type']) === 'atomic';
     this.listType = listTypeOf(node);
     this.sortedMapKeys = [
       ...(node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key'])),
@@ -260,10 +262,12 @@ class FieldSchemas {
   of(node: SchemaNode): FieldSchema {
     let found = this.byNode.get(node);
     if (found === undefined) {
+      // The declaring node's map type wins: a PersistentVolume's claimRef is a granular
+      // ObjectReference, a type that is atomic elsewhere.
       found =
         node.$ref === RAW_EXTENSION_REF
           ? RAW_EXTENSION
-          : new FieldSchema(this, resolveSchema(this.definitions, node).node);
+          : new FieldSchema(this, resolveSchema(this.definitions, node).node, node['x-kubernetes-map-type']);
       this.byNode.set(node, found);
     }
     return found;

@@ -72,8 +72,12 @@ export interface KindBehaviour {
    * are dropped; absent keeps what the client sent (Nodes).
    */
   readonly initialStatus?: (object: KubeObject, featureEnabled: FeatureEnabled) => Record<string, unknown>;
-  /** Whether metadata.generation is kept (1 on create, +1 on spec changes); else it is the client's on create, then stays. */
-  readonly tracksGeneration?: boolean;
+  /**
+   * Whether metadata.generation is kept (1 on create, +1 on spec changes); `on-update`: only
+   * raised on spec changes, the client's kept on create (the reference's CSIDriver); else it is
+   * the client's on create, then stays.
+   */
+  readonly tracksGeneration?: boolean | 'on-update';
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
   readonly generationAlsoFollows?: (object: KubeObject) => unknown;
   /** Extra create preparation after the generic one (may mutate). */
@@ -233,7 +237,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): B
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object, context.featureEnabled);
       // A kind that does not track it keeps what the client sent, as the reference's (whose
       // create never clears it).
-      if (kind.tracksGeneration) object.metadata.generation = 1;
+      if (kind.tracksGeneration === true) object.metadata.generation = 1;
       kind.prepareForCreate?.(object, context);
       kind.dropDisabledFields?.(object, undefined, context.featureEnabled);
     },

@@ -15,6 +15,7 @@ import {
 } from '../status/field-errors';
 import { goLen, inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
+import { internalCompactJson } from './internal-json';
 import { validateCSIDriverName } from './volume-sources';
 import { validateInlinePersistentVolumeSpec } from './persistent-volume';
 import { hasInvalidLabelValue, validateLabelSelector, type LabelSelectorShape } from './object-meta';
@@ -426,12 +427,13 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
 
 /** A VolumeAttachment's spec is read-only once made: the attacher acts on it. */
 export function validateVolumeAttachmentUpdate(attachment: KubeObject, old: KubeObject): FieldError[] {
+  // Shown as the internal struct marshals (Go field names, nil members null).
   return immutableAs(
     'storage.VolumeAttachmentSpec',
     FieldPath.root('spec'),
     attachment.spec,
     old.spec,
-    attachment.spec ?? null,
+    new GoValue(internalCompactJson('storage.VolumeAttachmentSpec', attachment.spec)),
   );
 }
 

@@ -58,6 +58,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSIDriver',
     namespaced: false,
     behaviour: {
+      tracksGeneration: 'on-update',
       defaults: (driver, _version, featureEnabled) => {
         const spec = child(driver as Json, 'spec');
         fill(spec, 'attachRequired', true);

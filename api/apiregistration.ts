@@ -34,6 +34,14 @@ export interface AvailableCondition {
   readonly message?: string;
 }
 
+/** A local APIService's condition: set as it is created, and kept by the availability checks. */
+export const LOCAL_AVAILABLE = {
+  type: 'Available',
+  status: 'True',
+  reason: 'Local',
+  message: 'Local APIServices are always available',
+} as const satisfies AvailableCondition;
+
 /** `<version>.<group>`: the only name an APIService for that group-version may have (`v1.` for the core group). */
 export function apiServiceName({ group, version }: GroupVersion): string {
   return `${version}.${group}`;

@@ -13,7 +13,13 @@ import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
-import { availableConditionOf, groupVersionOf, serviceOf, type AvailableCondition } from '../../api/apiregistration';
+import {
+  availableConditionOf,
+  groupVersionOf,
+  LOCAL_AVAILABLE,
+  serviceOf,
+  type AvailableCondition,
+} from '../../api/apiregistration';
 import type { AvailabilityMetrics } from './availability-metrics';
 import { dialErrorText } from '../proxy/forwarding';
 import { connectToExtension, identityHeaders, type ProxyClientCertificate } from './extension-transport';
@@ -25,7 +31,7 @@ const DISCOVERY_CHECK_TIMEOUT_MS = 5_000;
 
 export type CheckedCondition = Pick<AvailableCondition, 'status' | 'reason' | 'message'>;
 
-const LOCAL: CheckedCondition = { status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
+const LOCAL: CheckedCondition = LOCAL_AVAILABLE;
 /** The identity of the check itself, which any extension server must let read its discovery. */
 const CHECKER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 

@@ -1,11 +1,20 @@
 /** apiregistration.k8s.io/v1: APIServices, which the aggregator (server/aggregator/) serves locally or proxies. */
-import type { KubeObject } from '../../../api/objects';
+import { metaTime, type KubeObject } from '../../../api/objects';
+import { LOCAL_AVAILABLE, serviceOf } from '../../../api/apiregistration';
 import { validateAPIService, validateAPIServiceStatus } from '../../validation/apiregistration';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
-import type { ResourceType } from '../types';
+import type { ResourceType, WriteContext } from '../types';
 import { defineKind } from './define';
 import { apiServicePrinter } from '../../table/apiservice-printer';
 import { METADATA_AND_SPEC } from '../reset-fields';
+
+/** A local APIService is available from its creation on (the reference's PrepareForCreate). */
+function markLocalAvailable(object: KubeObject, context: WriteContext): void {
+  if (serviceOf(object) !== undefined) return;
+  const lastTransitionTime = metaTime(context.now?.() ?? new Date());
+  const { type, status, reason, message } = LOCAL_AVAILABLE;
+  object.status = { conditions: [{ type, status, lastTransitionTime, reason, message }] };
+}
 
 /** A service reference without a port means the HTTPS port. */
 function defaultAPIService(object: KubeObject): void {
@@ -31,6 +40,7 @@ export const apiregistrationKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaultAPIService,
       initialStatus: () => ({}),
+      prepareForCreate: markLocalAvailable,
       // The reference's status strategy keeps labels, annotations, finalizers and owners too.
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: validateAPIService,

@@ -252,8 +252,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): B
           !deepEqual(specPart(object), specPart(old)) ||
           (kind.generationAlsoFollows !== undefined &&
             !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
-        const oldGeneration = old.metadata.generation ?? 0;
-        object.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;
+        const oldGeneration = old.metadata.generation;
+        if (changed) object.metadata.generation = (oldGeneration ?? 0) + 1;
+        // An `on-update` kind's object may have none yet: it stays without.
+        else if (oldGeneration === undefined) delete object.metadata.generation;
+        else object.metadata.generation = oldGeneration;
       } else if (old.metadata.generation !== undefined) {
         // No client changes it: an update keeps the stored one (the reference's BeforeUpdate).
         object.metadata.generation = old.metadata.generation;

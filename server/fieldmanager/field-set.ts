@@ -105,6 +105,7 @@ class FieldSchema {
   private readonly omittedWhenEmpty = new Map<string, boolean>();
   private readonly omittedWhenZero = new Map<string, boolean>();
   private valueTimeMembers: readonly string[] | undefined;
+  private valueStructMembers: readonly string[] | undefined;
   private itemsSchema: FieldSchema | undefined;
   private needsAKey: boolean | undefined;
 
@@ -193,6 +194,21 @@ class FieldSchema {
       });
     }
     return this.valueTimeMembers;
+  }
+
+  /**
+   * The members that are structs Go holds by value (the schema's `default: {}` on an object
+   * type): its JSON writes them, `{}` when empty, whatever the request left out.
+   */
+  valueStructs(): readonly string[] {
+    if (this.valueStructMembers === undefined) {
+      const properties = this.node?.properties ?? {};
+      this.valueStructMembers = Object.keys(properties).filter((key) => {
+        const fallback = (properties[key] as { readonly default?: unknown }).default;
+        return isObject(fallback) && this.child(key).node?.properties !== undefined;
+      });
+    }
+    return this.valueStructMembers;
   }
 
   /** `record[key]` as the reference's typed object has it: an omitted empty member or zero scalar is absent. */
@@ -389,6 +405,10 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
       if (onlyLostMembers(old, value, node, childSchema)) continue;
       out[`f:${key}`] = node;
     }
+    // A struct Go holds by value is in a new element's typed object even when left out; in an
+    // existing one it was there before too.
+    if (before === undefined)
+      for (const key of schema.valueStructs()) if (next[key] === undefined) out[`f:${key}`] = {};
     // A time Go holds by value is in the typed object even when unset (null): a new element
     // has it, an existing one changes it only from a time to none.
     for (const key of schema.valueTimes()) {

@@ -6,7 +6,7 @@
  */
 import type { Definitions, ResolvedSchema, SchemaNode } from '../validation/decode';
 import { resolveSchema } from '../validation/decode';
-import { isValueTime } from './zero-object';
+import { isAlwaysPresentStruct, isValueTime } from './zero-object';
 
 export interface FieldSet {
   [key: string]: FieldSet;
@@ -204,8 +204,8 @@ class FieldSchema {
     if (this.valueStructMembers === undefined) {
       const properties = this.node?.properties ?? {};
       this.valueStructMembers = Object.keys(properties).filter((key) => {
-        const fallback = (properties[key] as { readonly default?: unknown }).default;
-        return isObject(fallback) && this.child(key).node?.properties !== undefined;
+        const resolved = this.child(key).node;
+        return resolved !== undefined && isAlwaysPresentStruct(properties[key], { node: resolved });
       });
     }
     return this.valueStructMembers;

@@ -36,7 +36,8 @@ export function isValueTime(declared: SchemaNode, definition: string | undefined
   return facts !== undefined && facts.pointer !== true && TIME_DEFINITIONS.includes(definition ?? '');
 }
 
-function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
+/** Whether a member declared as `declared` is a struct Go holds by value: its JSON always has it. */
+export function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
   const fallback = (declared as { readonly default?: unknown }).default;
   return (
     resolved.node.properties !== undefined &&

@@ -18,7 +18,8 @@ import {
   required,
   tooMany,
 } from '../status/field-errors';
-import { endpointIPProblems, isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
+import { isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
+import { endpointRangeErrors } from './endpoints';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 
 interface Endpoint {
@@ -40,21 +41,16 @@ function addressErrors(
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     // Read as Go's sloppy parser reads it: leading zeros, or IPv4-mapped, it is IPv4.
     const family = sloppyIPFamily(address) === 4 ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
-    return [...family, ...rangeErrors(address, path)];
+    return [...family, ...endpointRangeErrors(address, path)];
   }
   if (addressType === 'IPv6') {
     const messages = isValidIP(address);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     const family = isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv6 address')];
-    return [...family, ...rangeErrors(address, path)];
+    return [...family, ...endpointRangeErrors(address, path)];
   }
   if (addressType === 'FQDN') return fullyQualifiedDomainNameErrors(address, path);
   return [];
-}
-
-/** The ranges an endpoint's address may not be in (loopback kept, as for Endpoints). */
-function rangeErrors(address: string, path: FieldPath): FieldError[] {
-  return endpointIPProblems(address, { allowLoopback: true }).map((message) => invalid(path, address, message));
 }
 
 /**

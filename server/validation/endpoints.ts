@@ -44,9 +44,16 @@ function validateAddress(address: EndpointAddress, path: FieldPath, strictIPs: b
       errors.push(invalid(path.child('nodeName'), address.nodeName, message));
   // The reference checks the address twice, the second time with a shorter text (and sloppily),
   // and for the ranges an endpoint may not be in.
-  for (const message of endpointIPProblems(ip, { allowLoopback: true }))
-    errors.push(invalid(path.child('ip'), ip, message));
+  errors.push(...endpointRangeErrors(ip, path.child('ip')));
   return errors;
+}
+
+/**
+ * The reference's ValidateEndpointIP of an Endpoints or EndpointSlice address, loopback
+ * addresses kept (see the top of this file).
+ */
+export function endpointRangeErrors(address: string, path: FieldPath): FieldError[] {
+  return endpointIPProblems(address, { allowLoopback: true }).map((message) => invalid(path, address, message));
 }
 
 function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath): FieldError[] {

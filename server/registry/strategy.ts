@@ -247,22 +247,16 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): B
         else object.status = copyJson(old.status);
       }
       if (!kind.generationCountsDroppedFields) kind.dropDisabledFields?.(object, old, context.featureEnabled);
-      if (kind.tracksGeneration) {
-        const changed =
-          !deepEqual(specPart(object), specPart(old)) ||
+      const raised =
+        Boolean(kind.tracksGeneration) &&
+        (!deepEqual(specPart(object), specPart(old)) ||
           (kind.generationAlsoFollows !== undefined &&
-            !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
-        const oldGeneration = old.metadata.generation;
-        if (changed) object.metadata.generation = (oldGeneration ?? 0) + 1;
-        // An `on-update` kind's object may have none yet: it stays without.
-        else if (oldGeneration === undefined) delete object.metadata.generation;
-        else object.metadata.generation = oldGeneration;
-      } else if (old.metadata.generation !== undefined) {
-        // No client changes it: an update keeps the stored one (the reference's BeforeUpdate).
-        object.metadata.generation = old.metadata.generation;
-      } else {
-        delete object.metadata.generation;
-      }
+            !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old))));
+      // No client changes it: an update keeps the stored one (the reference's BeforeUpdate), absent
+      // where the stored object has none (an `on-update` kind's may not), and the kind raises it.
+      if (raised) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      else if (old.metadata.generation !== undefined) object.metadata.generation = old.metadata.generation;
+      else delete object.metadata.generation;
       kind.prepareForUpdate?.(object, old, context);
       if (kind.generationCountsDroppedFields) kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },

@@ -100,9 +100,12 @@ interface TableShape {
   readonly rows?: readonly { readonly cells?: readonly unknown[] }[];
 }
 
-/** A Table with its elapsed-time cells masked. */
-function withoutElapsed(table: TableShape): TableShape {
-  const elapsed = (table.columnDefinitions ?? []).map((column) => ELAPSED_COLUMNS.has(column.name ?? ''));
+/**
+ * A Table with its elapsed-time cells masked, by its own columns or, for a watch's later event
+ * (which the server sends without them), by the columns of the watch's first table.
+ */
+function withoutElapsed(table: TableShape, columns = table.columnDefinitions): TableShape {
+  const elapsed = (columns ?? []).map((column) => ELAPSED_COLUMNS.has(column.name ?? ''));
   return {
     ...table,
     rows: table.rows?.map((row) => ({
@@ -112,14 +115,26 @@ function withoutElapsed(table: TableShape): TableShape {
   };
 }
 
+/** The Table a watch event carries, if it carries one. */
+function watchedTable(event: unknown): TableShape | undefined {
+  const object = (event as { object?: { kind?: unknown } } | null)?.object;
+  return typeof event === 'object' && object?.kind === 'Table' ? (object as TableShape) : undefined;
+}
+
 /**
  * An answer as compared: a list by the names it holds, volatile members of a printed object
  * masked, a Table's elapsed times masked.
  */
-export function comparable(answer: unknown): unknown {
+export function comparable(answer: unknown, watchColumns?: TableShape['columnDefinitions']): unknown {
   if (typeof answer === 'string') return answer.replace(STORED_METADATA, '\\"metadata\\":{…}');
-  if (Array.isArray(answer)) return answer.map(comparable);
+  if (Array.isArray(answer)) {
+    const columns = answer.map(watchedTable).find((table) => table?.columnDefinitions)?.columnDefinitions;
+    return answer.map((element) => comparable(element, columns));
+  }
   if (typeof answer !== 'object' || answer === null) return answer;
+  const watched = watchedTable(answer);
+  if (watched)
+    return { ...answer, object: comparable(withoutElapsed(watched, watched.columnDefinitions ?? watchColumns)) };
   const isTable = (answer as { kind?: unknown }).kind === 'Table';
   const record = (isTable ? withoutElapsed(answer as TableShape) : answer) as Record<string, unknown>;
   if (Array.isArray(record.items))
@@ -137,6 +152,8 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
   // A table cell's time since an event (a pod's last restart): `3 (2y216d ago)`.
   [/\((\d+[ydhms])+ ago\)/g, '(<elapsed> ago)'],
+  // A Table's elapsed-time cell in YAML, a list item holding only a duration: `  - 2y337d`.
+  [/^(\s*- )(\d+[ydhms])+$/gm, '$1<elapsed>'],
   // A resourceVersion printed in a message, in quoted JSON (at any depth of escapes) or as text.
   [/(resourceVersion\\*"?:\s*\\*"?|current: |ResourceVersion in record \()\d+/g, '$1<version>'],
 ];

@@ -61,9 +61,13 @@ export interface ApplyRequest {
 }
 
 export interface ApplyResult {
-  /** The new object, managedFields set. Not yet defaulted or validated. */
+  /**
+   * The new object, managedFields set. Not yet defaulted or validated, and holding the nulls
+   * the configuration set (see mergeConfiguration): read it into the kind's types (a null
+   * member gone, a null map value the zero value) or, for a custom resource, default it.
+   */
   readonly object: KubeObject;
-  /** Whether anything besides managedFields differs from the live object. */
+  /** Whether anything besides managedFields differs from the live object (a null where nothing was counts). */
   readonly changed: boolean;
 }
 
@@ -238,12 +242,14 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
   const lastSet = previous?.set ?? new PathSet();
   const appliedSet = withinScope(appliedFieldSet(request.config, schema), scope);
 
-  const merged = (mergeConfiguration(liveBody, request.config, schema) ?? {}) as Record<string, unknown>;
+  // Merged from a copy: the merge shares what the configuration leaves alone with the live
+  // object, and the removals below must not reach the live object it is compared with.
+  const merged = (mergeConfiguration(copyJson(liveBody), request.config, schema) ?? {}) as Record<string, unknown>;
   const owned = [...managers.entries()].reduce(
     (all, [id, state]) => (id === applierId ? all : all.union(state.set)),
     appliedSet,
   );
-  removeReleasedFields({ object: merged, released: lastSet.minus(appliedSet), owned, schema });
+  const settleEmptied = removeReleasedFields({ object: merged, released: lastSet.minus(appliedSet), owned, schema });
 
   const comparison = compareObjects(liveBody, merged, schema);
   const changedSet = withinScope(comparison.modified.union(comparison.added), scope);
@@ -260,12 +266,14 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
     state.set = state.set.minus(changedSet).minus(removedSet);
   }
 
+  // The reference stamps the applier's time only when the object changed (a null where nothing
+  // was counts): an apply that changes nothing keeps the time it had, or has none.
   const changed = !isDeepStrictEqual(liveBody, merged);
-  const applierChanged = previous === undefined || !previous.set.equals(appliedSet);
+  settleEmptied();
   managers.set(applierId, {
     entry: applierEntry,
     set: appliedSet,
-    time: changed || applierChanged || previous?.time === undefined ? metaTime(now) : previous.time,
+    time: changed ? metaTime(now) : previous?.time,
   });
 
   const object = merged as KubeObject;

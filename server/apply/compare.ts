@@ -2,7 +2,9 @@
  * What changed between two versions of an object, as field paths: added (only in the new),
  * modified (a scalar or atomic value that differs) and removed (only in the old). Granular maps
  * and lists are walked member by member; a map or list item that appears or disappears is
- * itself added or removed along with its fields.
+ * itself added or removed along with its fields. A null is a value, as in the reference's
+ * comparison: a map that became null lost its members but is no removed field itself, and two
+ * containers that are each empty or null compare as values.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { FieldPath, PathSet } from '../fieldmanager/path-set';
@@ -22,16 +24,18 @@ export function compareObjects(previous: unknown, next: unknown, schema: TypedNo
   return comparison;
 }
 
-function present(value: unknown): unknown {
-  return value === null ? undefined : value;
+/** Absent, null, or a map or list without members. */
+function holdsNothing(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
 }
 
 function walk(left: unknown, right: unknown, schema: TypedNode | undefined, path: FieldPath, out: Comparison): void {
-  left = present(left);
-  right = present(right);
   if (left === undefined && right === undefined) return;
-  const mapLike = (value: unknown) => value === undefined || isObject(value);
-  if ((isObject(left) || isObject(right)) && mapLike(left) && mapLike(right) && !isAtomicMap(schema)) {
+  const bothEmpty = holdsNothing(left) && holdsNothing(right);
+  const mapLike = (value: unknown) => value === undefined || value === null || isObject(value);
+  if (!bothEmpty && (isObject(left) || isObject(right)) && mapLike(left) && mapLike(right) && !isAtomicMap(schema)) {
     if (path.length > 0) markPresence(left, right, path, out);
     const before = (left ?? {}) as Record<string, unknown>;
     const after = (right ?? {}) as Record<string, unknown>;
@@ -40,8 +44,8 @@ function walk(left: unknown, right: unknown, schema: TypedNode | undefined, path
     }
     return;
   }
-  const listLike = (value: unknown) => value === undefined || isGranularList(value, schema);
-  if ((Array.isArray(left) || Array.isArray(right)) && listLike(left) && listLike(right)) {
+  const listLike = (value: unknown) => value === undefined || value === null || isGranularList(value, schema);
+  if (!bothEmpty && (Array.isArray(left) || Array.isArray(right)) && listLike(left) && listLike(right)) {
     const items = itemNode(schema);
     const before = byElement((left ?? []) as unknown[], schema);
     const after = byElement((right ?? []) as unknown[], schema);

@@ -3,13 +3,21 @@
  * apply set and its new one does not is removed from the object when no manager owns it or
  * anything below it. A list item's key fields stay while the item stays. A free-form map or a
  * list left empty by a removal goes too, as Go's `omitempty` drops them when the reference
- * serializes the object, and so does a struct the reference holds by pointer.
+ * serializes the object, and so does a struct the reference holds by pointer. That happens in
+ * two steps: the reference's structured merge leaves an emptied container null, its member in
+ * place, and compares that with the live object (so whoever owns the container itself keeps
+ * it); only its conversion to the Go type drops it afterwards.
  */
 import { comparePaths, type FieldPath, type PathSet } from '../fieldmanager/path-set';
 import { isObject } from '../json/value';
 import { itemElement } from './list-items';
 import { fieldNode, isPointerField, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
+/**
+ * Removes the released fields no one owns, leaving each container a removal emptied null.
+ * Returns what settles those containers as the Go type holds them (gone, or empty): call it
+ * once the object has been compared with the live one.
+ */
 export function removeReleasedFields(options: {
   /** Changed in place. */
   readonly object: Record<string, unknown>;
@@ -17,14 +25,20 @@ export function removeReleasedFields(options: {
   /** Everything some manager (the applier included) owns after this apply. */
   readonly owned: PathSet;
   readonly schema: TypedNode | undefined;
-}): void {
+}): () => void {
   const { object, owned, schema } = options;
   // Deepest first, so a container is judged after what was under it.
   const candidates = options.released.paths().sort((a, b) => b.length - a.length || comparePaths(a, b));
+  const settlers: (() => void)[] = [];
   for (const path of candidates) {
     if (owned.has(path) || owned.hasBelow(path)) continue;
-    removeAt(object, path, schema);
+    const settle = removeAt(object, path, schema);
+    if (settle !== undefined) settlers.push(settle);
   }
+  // Outermost last, so a container is settled after what was emptied under it.
+  return () => {
+    for (const settle of settlers) settle();
+  };
 }
 
 interface Step {
@@ -35,7 +49,12 @@ interface Step {
   readonly containerSchema: TypedNode | undefined;
 }
 
-function removeAt(root: Record<string, unknown>, path: FieldPath, rootSchema: TypedNode | undefined): void {
+/** Removes the field at `path`; returns what settles the container it emptied, if it emptied one. */
+function removeAt(
+  root: Record<string, unknown>,
+  path: FieldPath,
+  rootSchema: TypedNode | undefined,
+): (() => void) | undefined {
   const steps: Step[] = [];
   let value: unknown = root;
   let schema = rootSchema;
@@ -60,16 +79,29 @@ function removeAt(root: Record<string, unknown>, path: FieldPath, rootSchema: Ty
     schema = items;
   }
   const last = steps[steps.length - 1];
-  if (last === undefined || isKeyOfKeptItem(steps)) return;
+  if (last === undefined || isKeyOfKeptItem(steps)) return undefined;
   deleteStep(last);
-  // Containers emptied by the removal, from the innermost outwards.
-  for (let i = steps.length - 2; i >= 0; i--) {
-    const holder = steps[i];
-    const emptied = steps[i + 1].container;
-    const isEmpty = Array.isArray(emptied) ? emptied.length === 0 : Object.keys(emptied).length === 0;
-    if (!isEmpty || !wasDroppable(holder)) return;
-    deleteStep(holder);
-  }
+  const innermost = steps.length - 2;
+  if (innermost < 0 || !isEmpty(last.container)) return undefined;
+  const emptied = last.container;
+  setStep(steps[innermost], null);
+  return () => {
+    setStep(steps[innermost], emptied);
+    // Containers emptied by the removal, from the innermost outwards.
+    for (let i = innermost; i >= 0; i--) {
+      if (!isEmpty(steps[i + 1].container) || !wasDroppable(steps[i])) return;
+      deleteStep(steps[i]);
+    }
+  };
+}
+
+function isEmpty(container: Record<string, unknown> | unknown[]): boolean {
+  return Array.isArray(container) ? container.length === 0 : Object.keys(container).length === 0;
+}
+
+function setStep(step: Step, value: unknown): void {
+  if (Array.isArray(step.container)) step.container[step.at as number] = value;
+  else step.container[step.at as string] = value;
 }
 
 /** A key field (`name` of a container) of a list item: the item stays, so its key does. */

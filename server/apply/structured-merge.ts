@@ -1,17 +1,20 @@
 /**
  * Merges an apply configuration into the live object as the reference's structured merge
  * does: granular maps member by member, granular lists item by item (matched by key or
- * value), atomic values replaced, and a null in the configuration clearing the field.
+ * value), atomic values replaced. A null in the configuration is a value like any other where
+ * it replaces one (a scalar, an atomic value, an empty or absent container), and the result
+ * holds it, for the caller to read as Go's conversion does; over a granular map or list that
+ * holds something it merges nothing, so the live members or items stay.
  * Item order: the configuration's items in its order, live-only items kept where they stood.
  */
 import { copyJson, isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
-import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
+import { fieldNode, isAtomicMap, itemNode, listTypeOf, type TypedNode } from './schema-node';
 
 /** Returns a new value; `live` and `config` are not changed. Undefined means "absent". */
 export function mergeConfiguration(live: unknown, config: unknown, schema: TypedNode | undefined): unknown {
   if (config === undefined) return live;
-  if (config === null) return undefined;
+  if (config === null) return holdsGranularMembers(live, schema) ? copyJson(live) : null;
   if (isObject(config) && !isAtomicMap(schema)) {
     const out: Record<string, unknown> = isObject(live) ? { ...live } : {};
     for (const [key, value] of Object.entries(config)) {
@@ -23,6 +26,12 @@ export function mergeConfiguration(live: unknown, config: unknown, schema: Typed
   }
   if (isGranularList(config, schema)) return mergeLists(Array.isArray(live) ? live : [], config, schema);
   return copyJson(config);
+}
+
+/** A non-empty map or list the schema merges member by member or item by item. */
+function holdsGranularMembers(live: unknown, schema: TypedNode | undefined): boolean {
+  if (isObject(live)) return !isAtomicMap(schema) && Object.keys(live).length > 0;
+  return Array.isArray(live) && listTypeOf(schema) !== 'atomic' && live.length > 0;
 }
 
 function mergeLists(live: readonly unknown[], config: readonly unknown[], schema: TypedNode | undefined): unknown[] {

@@ -12,6 +12,7 @@ import type { StoreContext, StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
 import { serverSideApply } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
+import { typeAgainstSchema } from '../validation/decode';
 import { apiVersionOf } from '../registry/store/scope';
 import { withTypeDefinitions } from '../registry/type-definitions';
 import type { ResourceType } from '../registry/types';
@@ -123,7 +124,9 @@ export function apiOperations(options: {
               schema,
               scope: { allBut: statusResetFieldsOf(type) },
             });
-            return applied.object;
+            // The nulls the configuration set, read as the kind's types read them.
+            return typeAgainstSchema(scope.context.definitions, scope.version.definition, applied.object)
+              .object as KubeObject;
           },
           target: 'status',
           manager,

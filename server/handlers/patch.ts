@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../api/objects';
 import { finishRequest } from './post-timeout';
-import { parseApplyBody, type ApplyBodyFormat } from '../apply/apply-body';
+import { parseApplyBody, repeatedKeyWarnings, type ApplyBodyFormat } from '../apply/apply-body';
 import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
 import { readBody } from '../request/body';
@@ -125,8 +125,8 @@ async function applyObject(
   const options = parseWriteOptions(queryOf(req), 'ApplyPatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
-  const { config, warnings } = parseApplyBody({ body, format, fieldValidation: options.fieldValidation });
-  addWarnings(req, warnings);
+  const applyBody = parseApplyBody(body, format);
+  const { config } = applyBody;
   const { definitions } = scope.context;
   const schema = rootSchemaNode(definitions, scope.version.definition);
   const emptyObject = emptyObjectOf({
@@ -154,8 +154,8 @@ async function applyObject(
         scope: applyOwns,
         emptyObject,
       });
-      const object: KubeObject = applied.object;
-      checkAppliedTypes(scope, config, object);
+      const object = typedAppliedObject(scope, config, applied.object);
+      addWarnings(req, repeatedKeyWarnings(applyBody, options.fieldValidation));
       checkNamespace(scope, object, info.namespace);
       checkName(object, info.name);
       return object;
@@ -190,15 +190,18 @@ function once(run: () => Promise<void>): () => Promise<void> {
 }
 
 /**
- * The reference converts the applied object to its typed form, and a value the type cannot
- * hold though the schema's type allows it (a time that is no RFC 3339 time, a quantity that is
- * no quantity) fails there, naming the configuration. The reference answers that with a bare
- * 500; a client error is what the request deserves. Custom resources stay unstructured.
+ * The applied object in its typed form, as the reference converts it: a null the configuration
+ * set is no member, or in a map the zero value (`labels: {a: null}` holds `a: ""`). A value the
+ * type cannot hold though the schema's type allows it (a time that is no RFC 3339 time, a
+ * quantity that is no quantity) fails there, naming the configuration. The reference answers
+ * that with a bare 500; a client error is what the request deserves. Custom resources stay
+ * unstructured: their schema's defaulting decides their nulls.
  */
-function checkAppliedTypes(scope: HandlerScope, config: Record<string, unknown>, object: KubeObject): void {
-  if (scope.type.prune !== undefined) return;
-  const { typeError } = typeAgainstSchema(scope.context.definitions, scope.version.definition, object);
-  if (typeError === undefined) return;
+function typedAppliedObject(scope: HandlerScope, config: Record<string, unknown>, object: KubeObject): KubeObject {
+  if (scope.type.prune !== undefined) return object;
+  const typed = typeAgainstSchema(scope.context.definitions, scope.version.definition, object);
+  const { typeError } = typed;
+  if (typeError === undefined) return typed.object as KubeObject;
   const metadata = (config.metadata ?? {}) as { namespace?: unknown; name?: unknown };
   const gvk = `${apiVersionOf(scope).includes('/') ? '' : '/'}${apiVersionOf(scope)}, Kind=${scope.type.kind}`;
   const named = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${gvk}`;

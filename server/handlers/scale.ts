@@ -8,7 +8,7 @@ import { finishRequest } from './post-timeout';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
-import { parseApplyBody } from '../apply/apply-body';
+import { parseApplyBody, repeatedKeyWarnings } from '../apply/apply-body';
 import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
 import { badRequest } from '../status/catalogue';
@@ -19,7 +19,7 @@ import { operationOptions } from '../registry/store/admission';
 import { SCALE_DEFINITION, scaleOf, updateScale, type ScaleChange } from '../registry/store/scale';
 import { objectKeyOf } from '../registry/store/scope';
 import { patchDocumentOf, requestedPatchType } from './patch-types';
-import { endpointOf, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 import { writeObject } from '../responsewriters/respond';
 import { SCALE_PRINTER } from '../table/scale-printer';
 import {
@@ -111,14 +111,12 @@ export function scaleWriteHandler(
       uid = scale.metadata.uid || undefined;
       change = { kind: 'replace', scale };
     } else if (applyFormat !== undefined) {
+      const body = parseApplyBody(await readBody(req), applyFormat);
       change = {
         kind: 'apply',
-        config: parseApplyBody({
-          body: await readBody(req),
-          format: applyFormat,
-          fieldValidation: options.fieldValidation,
-        }).config,
+        config: body.config,
         force: options.force ?? false,
+        afterApply: () => addWarnings(req, repeatedKeyWarnings(body, options.fieldValidation)),
       };
     } else {
       const patchDocument = patchDocumentOf(patchType!, await readBody(req), options);

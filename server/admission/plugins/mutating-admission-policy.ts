@@ -27,9 +27,10 @@ import { deepEqual } from '../../status/field-errors';
 import { rootSchemaNode } from '../../apply/schema-node';
 import { definitionsOfType } from '../../registry/type-definitions';
 import { schemaData } from '../../schema/definitions';
-import type { Definitions } from '../../validation/decode';
+import { typeAgainstSchema, type Definitions } from '../../validation/decode';
+import type { KubeObject } from '../../../api/objects';
 import { CompiledMutatingPolicy, type MutationApplier } from '../policy/mutating-policy';
-import { applyConfiguration, applyJsonPatchMutation } from '../policy/apply-mutation';
+import { applyConfiguration, applyJsonPatchMutation, type AppliedMutation } from '../policy/apply-mutation';
 import { matchingAttributes } from '../policy/attributes';
 import { collectParams, type ParamKindLookup } from '../policy/params';
 import { getCached, listCached, type StorageOf } from '../lookup';
@@ -111,12 +112,18 @@ export function mutatingAdmissionPolicyPlugin(dependencies: MutatingAdmissionPol
     const resource = { ...version, resource: attributes.resource.resource };
     const type = servedType(resource);
     const definition = type?.versions.find((served) => served.version === version.version)?.definition;
-    const schema =
-      type && rootSchemaNode(definitionsOfType(schemaData().definitions as unknown as Definitions, type), definition);
+    const definitions = type && definitionsOfType(schemaData().definitions as unknown as Definitions, type);
+    const schema = type && rootSchemaNode(definitions, definition);
+    // An applied configuration's nulls read as the reference's conversion to the kind's type reads
+    // them (a custom resource's schema defaulting decides its own).
+    const typed = (applied: AppliedMutation): AppliedMutation =>
+      applied.ok && type?.prune === undefined && definition !== undefined
+        ? { ok: true, object: typeAgainstSchema(definitions, definition, applied.object).object as KubeObject }
+        : applied;
     return async (object, result) => {
       const applied =
         result.patchType === 'ApplyConfiguration'
-          ? applyConfiguration(object, result.applyConfiguration, schema)
+          ? typed(applyConfiguration(object, result.applyConfiguration, schema))
           : applyJsonPatchMutation(object, result.operations);
       if (applied.ok) type?.strategy.applyDefaults?.(applied.object, version.version);
       return applied;

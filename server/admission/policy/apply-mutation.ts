@@ -49,7 +49,10 @@ function atomicPaths(value: unknown, schema: TypedNode | undefined, path: string
   return [];
 }
 
-/** Merges the apply configuration into `object` (which is not changed). */
+/**
+ * Merges the apply configuration into `object` (which is not changed). The nulls the
+ * configuration set stay in the result, for the caller to read as the kind's type reads them.
+ */
 export function applyConfiguration(
   object: KubeObject,
   configuration: Record<string, unknown>,

@@ -21,7 +21,7 @@ import { CustomScaleReadError, readCustomScale } from './custom-scale';
 import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { nameIsDNSSubdomain } from '../../validation/names';
 import { validateNonnegative, validateObjectMeta, type ObjectMetaRules } from '../../validation/object-meta';
-import { resolveDefinition } from '../../validation/decode';
+import { resolveDefinition, typeAgainstSchema } from '../../validation/decode';
 import { type ScaleSubresource } from '../types';
 import type { WriteRequest } from './admission';
 import { apiVersionOf, type StoreScope } from './scope';
@@ -161,7 +161,13 @@ export type ScaleChange =
       /** The patched Scale as the reference shows it when refusing it. */
       readonly shown: (patched: unknown) => string;
     }
-  | { readonly kind: 'apply'; readonly config: Record<string, unknown>; readonly force: boolean };
+  | {
+      readonly kind: 'apply';
+      readonly config: Record<string, unknown>;
+      readonly force: boolean;
+      /** What the request checks once the apply has succeeded (the body's repeated keys). */
+      readonly afterApply: () => void;
+    };
 
 export const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 /** A Scale's metadata as the reference's ValidateScale checks it: a namespaced object named by a DNS subdomain. */
@@ -183,7 +189,7 @@ function changedScale(
   const definitions = scope.context.definitions;
   const now = scope.context.now();
   if (change.kind === 'apply') {
-    return serverSideApply({
+    const applied = serverSideApply({
       live: current,
       config: change.config,
       manager,
@@ -193,7 +199,10 @@ function changedScale(
       force: change.force,
       now,
       schema: rootSchemaNode(definitions, SCALE_DEFINITION),
-    }).object;
+    });
+    change.afterApply();
+    // The nulls the configuration set, read as the Scale type reads them.
+    return typeAgainstSchema(definitions, SCALE_DEFINITION, applied.object).object as KubeObject;
   }
   const next = change.kind === 'replace' ? structuredClone(change.scale) : (change.apply(current) as KubeObject);
   const entries = managedFieldsAfterUpdate({

@@ -201,9 +201,11 @@ describe('server-side apply', () => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
     const shared = apply({ live, config: deployment({ replicas: 2 }), manager: 'scaler', now: T2 });
     const entries = shared.metadata.managedFields as ManagedFieldsEntry[];
-    expect(entries.map((entry) => [entry.manager, entry.fieldsV1!['f:spec']['f:replicas']])).toEqual([
-      ['kubectl', {}],
-      ['scaler', {}],
+    // The object did not change, so the reference stamps no time on the new sharer's entry,
+    // and an entry without a time sorts first.
+    expect(entries.map((entry) => [entry.manager, entry.time, entry.fieldsV1!['f:spec']['f:replicas']])).toEqual([
+      ['scaler', undefined, {}],
+      ['kubectl', '2025-03-01T10:00:00Z', {}],
     ]);
     const { replicas: _dropped, ...withoutReplicas } = baseSpec();
     const released = apply({ live: shared, config: deployment(withoutReplicas), manager: 'kubectl', now: T3 });

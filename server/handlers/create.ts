@@ -5,6 +5,7 @@ import { operationOptions } from '../registry/store/admission';
 import { auditRequestObject } from '../audit/record/request-audit';
 import { writeOriginOf } from './write-origin';
 import { createObject } from '../registry/store/create';
+import { wipeSystemMetadata } from '../registry/store/object-meta';
 import { finishRequest } from './post-timeout';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body';
@@ -18,6 +19,8 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
     auditRequestObject(req, decoded.object, (copy) =>
       scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
     );
+    // What the client may not set goes before admission and the field manager see the object.
+    wipeSystemMetadata(decoded.object);
     checkNamespace(scope, decoded.object, info.namespace);
     const created = await finishRequest(
       req,

@@ -224,8 +224,9 @@ function namespaceNameErrors(namespace: string, path: FieldPath): FieldError[] {
 }
 
 /**
- * The reference's ValidateObjectMetaUpdate (its ValidateObjectMetaAccessorUpdate): what may not
- * change, then the new labels, annotations and owner references checked again. An update runs it
+ * The reference's ValidateObjectMetaUpdate (its ValidateObjectMetaAccessorUpdate), in its order:
+ * finalizers added to an object being deleted, then what may not change, then the new labels,
+ * annotations and owner references checked again. An update runs it
  * more than once (see strategy.ts), each time reporting the same bad label again.
  */
 export function validateObjectMetaUpdate(
@@ -234,29 +235,6 @@ export function validateObjectMetaUpdate(
   path = FieldPath.root('metadata'),
 ): FieldError[] {
   const errors: FieldError[] = [];
-  errors.push(...immutable(path.child('name'), next.name, old.name));
-  errors.push(...immutable(path.child('namespace'), next.namespace ?? '', old.namespace ?? ''));
-  errors.push(...immutable(path.child('uid'), next.uid ?? '', old.uid ?? ''));
-  errors.push(
-    ...immutable(
-      path.child('creationTimestamp'),
-      next.creationTimestamp ?? null,
-      old.creationTimestamp ?? null,
-      next.creationTimestamp ?? 'null',
-    ),
-  );
-  if ((next.generation ?? 0) < (old.generation ?? 0)) {
-    errors.push(invalid(path.child('generation'), next.generation ?? 0, 'must not be decremented'));
-  }
-  if (old.deletionTimestamp !== undefined && next.deletionTimestamp !== old.deletionTimestamp) {
-    errors.push(
-      invalid(
-        path.child('deletionTimestamp'),
-        next.deletionTimestamp ?? 'null',
-        'field is immutable; may only be changed via deletion',
-      ),
-    );
-  }
   if (old.deletionTimestamp !== undefined) {
     // A set difference in the reference, so each name once, sorted.
     const added = [...new Set(next.finalizers ?? [])].filter((f) => !(old.finalizers ?? []).includes(f)).sort();
@@ -269,6 +247,26 @@ export function validateObjectMetaUpdate(
       );
     }
   }
+  if ((next.generation ?? 0) < (old.generation ?? 0)) {
+    errors.push(invalid(path.child('generation'), next.generation ?? 0, 'must not be decremented'));
+  }
+  errors.push(...immutable(path.child('name'), next.name, old.name));
+  errors.push(...immutable(path.child('namespace'), next.namespace ?? '', old.namespace ?? ''));
+  errors.push(...immutable(path.child('uid'), next.uid ?? '', old.uid ?? ''));
+  errors.push(
+    ...immutable(
+      path.child('creationTimestamp'),
+      next.creationTimestamp ?? null,
+      old.creationTimestamp ?? null,
+      next.creationTimestamp ?? 'null',
+    ),
+    ...immutable(path.child('deletionTimestamp'), next.deletionTimestamp ?? null, old.deletionTimestamp ?? null),
+    ...immutable(
+      path.child('deletionGracePeriodSeconds'),
+      next.deletionGracePeriodSeconds ?? null,
+      old.deletionGracePeriodSeconds ?? null,
+    ),
+  );
   errors.push(...validateLabels(next.labels, path.child('labels')));
   errors.push(...validateAnnotations(next.annotations, path.child('annotations')));
   errors.push(...validateOwnerReferences(next.ownerReferences, path.child('ownerReferences')));

@@ -35,8 +35,8 @@ export function fillCreateMetadata(object: KubeObject, now: Date): void {
 
 /**
  * What a create's handler clears of what the client sent, before admission or the field manager
- * reads it (the reference's WipeObjectMetaSystemFields): for a kind stored nowhere, which
- * fillCreateMetadata never sees.
+ * reads it (the reference's WipeObjectMetaSystemFields): a deletionTimestamp sent is in no
+ * managedFields, and a kind stored nowhere, which fillCreateMetadata never sees, answers without it.
  */
 export function wipeSystemMetadata(object: KubeObject): void {
   const meta = object.metadata;
@@ -50,19 +50,51 @@ export function wipeSystemMetadata(object: KubeObject): void {
 /**
  * Update: what the stored object keeps whatever the client sent (the reference's BeforeUpdate).
  * An absent uid is the stored one; a different one stays, for validation to refuse it (the uid
- * is immutable): taking the stored one would let a write meant for another object land.
+ * is immutable): taking the stored one would let a write meant for another object land. So do
+ * deletion marks the stored object lacks, and a grace period other than the stored one: only a
+ * delete sets them.
  */
 export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
   const meta = object.metadata;
   if (!meta.uid) meta.uid = old.metadata.uid;
   meta.creationTimestamp = old.metadata.creationTimestamp;
   if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
-  else delete meta.deletionTimestamp;
-  if (old.metadata.deletionGracePeriodSeconds !== undefined)
+  if (old.metadata.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined)
     meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
-  else delete meta.deletionGracePeriodSeconds;
   if (!meta.generateName && old.metadata.generateName) meta.generateName = old.metadata.generateName;
   delete meta.selfLink;
+}
+
+/** An object's deletionTimestamp and deletionGracePeriodSeconds, as it holds them. */
+export interface DeletionMarks {
+  readonly deletionTimestamp: string | undefined;
+  readonly deletionGracePeriodSeconds: number | undefined;
+}
+
+export function deletionMarksOf(object: KubeObject): DeletionMarks {
+  const { deletionTimestamp, deletionGracePeriodSeconds } = object.metadata;
+  return { deletionTimestamp, deletionGracePeriodSeconds };
+}
+
+/** The object with the given deletion marks: itself when it holds them already, else a shallow copy. */
+export function withDeletionMarks(object: KubeObject, marks: DeletionMarks): KubeObject {
+  const { metadata } = object;
+  if (
+    metadata.deletionTimestamp === marks.deletionTimestamp &&
+    metadata.deletionGracePeriodSeconds === marks.deletionGracePeriodSeconds
+  )
+    return object;
+  const { deletionTimestamp: _timestamp, deletionGracePeriodSeconds: _grace, ...rest } = metadata;
+  return {
+    ...object,
+    metadata: {
+      ...rest,
+      ...(marks.deletionTimestamp !== undefined ? { deletionTimestamp: marks.deletionTimestamp } : {}),
+      ...(marks.deletionGracePeriodSeconds !== undefined
+        ? { deletionGracePeriodSeconds: marks.deletionGracePeriodSeconds }
+        : {}),
+    },
+  };
 }
 
 /** The first delete of an object something still holds (the reference's markAsDeleting). */

@@ -37,7 +37,7 @@ import { admissionAttributes, type WriteRequest } from './admission';
 import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
-import { keepSystemMetadata, pendingFinalizers } from './object-meta';
+import { deletionMarksOf, keepSystemMetadata, pendingFinalizers, withDeletionMarks } from './object-meta';
 import { groupResourceOf, toServedVersion, toStorageVersion, writeContextOf, type StoreScope } from './scope';
 
 import type { KubeObject } from '../../../api/objects';
@@ -77,9 +77,16 @@ export interface UpdateResult {
   readonly deleted: boolean;
 }
 
-/** Thrown inside the update function when the object must be removed rather than written. */
+/**
+ * Thrown inside the update function when the object must be removed rather than written: the
+ * stored object to remove, and the updated one the request is answered with, as the reference
+ * answers the update it made.
+ */
 class RemoveInstead extends Error {
-  constructor(readonly current: KubeObject) {
+  constructor(
+    readonly current: KubeObject,
+    readonly updated: KubeObject,
+  ) {
     super('remove instead of update');
   }
 }
@@ -136,7 +143,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
           }
           const { object, finish } = await prepareUpdate(scope, request, current);
           pending = finish;
-          if (shouldRemove(scope, object)) throw new RemoveInstead(current);
+          if (shouldRemove(scope, object)) throw new RemoveInstead(current, object);
           return object;
         },
         {
@@ -154,7 +161,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
       try {
         const removed = await removeExactly(scope, key, error.current, request);
         await afterRemoval(scope, removed, request.dryRun);
-        return { object: await toServedVersion(scope, removed), created: false, deleted: true };
+        return { object: await toServedVersion(scope, error.updated), created: false, deleted: true };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
         const raced =
@@ -215,7 +222,9 @@ async function prepareUpdate(
       invalidField(FieldPath.root('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
     ]);
   }
-  // 4. System metadata and the strategy's preparation.
+  // 4. System metadata and the strategy's preparation. The deletion marks the write sent are
+  // what its manager is credited with, as the reference records ownership before it keeps them.
+  const sentMarks = deletionMarksOf(object);
   keepSystemMetadata(object, current);
   const context = writeContextOf(scope, request);
   if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current, context);
@@ -248,7 +257,7 @@ async function prepareUpdate(
       await recordManagedFields({
         scope,
         object,
-        written,
+        written: withDeletionMarks(written ?? object, sentMarks),
         previous: current,
         manager: request.manager,
         subresource: request.subresource,

@@ -65,38 +65,6 @@ export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
   delete meta.selfLink;
 }
 
-/** An object's deletionTimestamp and deletionGracePeriodSeconds, as it holds them. */
-export interface DeletionMarks {
-  readonly deletionTimestamp: string | undefined;
-  readonly deletionGracePeriodSeconds: number | undefined;
-}
-
-export function deletionMarksOf(object: KubeObject): DeletionMarks {
-  const { deletionTimestamp, deletionGracePeriodSeconds } = object.metadata;
-  return { deletionTimestamp, deletionGracePeriodSeconds };
-}
-
-/** The object with the given deletion marks: itself when it holds them already, else a shallow copy. */
-export function withDeletionMarks(object: KubeObject, marks: DeletionMarks): KubeObject {
-  const { metadata } = object;
-  if (
-    metadata.deletionTimestamp === marks.deletionTimestamp &&
-    metadata.deletionGracePeriodSeconds === marks.deletionGracePeriodSeconds
-  )
-    return object;
-  const { deletionTimestamp: _timestamp, deletionGracePeriodSeconds: _grace, ...rest } = metadata;
-  return {
-    ...object,
-    metadata: {
-      ...rest,
-      ...(marks.deletionTimestamp !== undefined ? { deletionTimestamp: marks.deletionTimestamp } : {}),
-      ...(marks.deletionGracePeriodSeconds !== undefined
-        ? { deletionGracePeriodSeconds: marks.deletionGracePeriodSeconds }
-        : {}),
-    },
-  };
-}
-
 /** The first delete of an object something still holds (the reference's markAsDeleting). */
 export function markAsDeleting(object: KubeObject, now: Date): void {
   const meta = object.metadata;

@@ -17,8 +17,9 @@
  *      warnings (none for a refused update), then the kind's beginUpdate hook (a Service's cluster IPs and node ports; on a dry run it
  *      takes nothing)
  *   6. validating admission (UPDATE)
- *   7. managedFields: the write recorded as its manager's Update (apply brings its own), not
- *      crediting it with what the hook filled
+ *   7. managedFields: the write recorded as its manager's Update (apply brings its own),
+ *      crediting it with the object as of step 1 (what it sent, defaulted), not what admission,
+ *      the preparation or the hook changed
  *   8. storage; a dry run stops here. A terminating object left with no finalizer is removed
  *      instead of written (and the kind's afterDelete hook runs).
  *   9. the hook's finish: what it took is given back when the write failed, what the new
@@ -37,7 +38,7 @@ import { admissionAttributes, type WriteRequest } from './admission';
 import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
-import { deletionMarksOf, keepSystemMetadata, pendingFinalizers, withDeletionMarks } from './object-meta';
+import { keepSystemMetadata, pendingFinalizers } from './object-meta';
 import { groupResourceOf, toServedVersion, toStorageVersion, writeContextOf, type StoreScope } from './scope';
 
 import type { KubeObject } from '../../../api/objects';
@@ -202,6 +203,10 @@ async function prepareUpdate(
   const named = namedGroupKind(scope, updated);
   const object = await toStorageVersion(scope, updated);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
+  // What the write's manager is credited with (step 7): the object as sent and defaulted, as the
+  // reference records ownership before admission and its registry change it (the deletion marks
+  // it sent, not those kept; no preparation's fields, no hook's).
+  const written = request.managedFieldsComputed ? undefined : copyJson(object);
   // 2. Mutating admission.
   const attributes = admissionAttributes(scope, request, {
     operation: 'UPDATE',
@@ -222,9 +227,7 @@ async function prepareUpdate(
       invalidField(FieldPath.root('metadata', 'resourceVersion'), 0, 'must be specified for an update'),
     ]);
   }
-  // 4. System metadata and the strategy's preparation. The deletion marks the write sent are
-  // what its manager is credited with, as the reference records ownership before it keeps them.
-  const sentMarks = deletionMarksOf(object);
+  // 4. System metadata and the strategy's preparation.
   keepSystemMetadata(object, current);
   const context = writeContextOf(scope, request);
   if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current, context);
@@ -240,12 +243,10 @@ async function prepareUpdate(
   if (errors.length > 0) throw invalid(named, name, errors);
   for (const warning of strategyWarnings(scope, request, object, current)) request.warnings?.add(warning);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
-  // object; a claim's admin-access check on its status). What it fills is the server's: no
-  // manager is credited with it, as the reference records ownership before its registry runs.
+  // object; a claim's admin-access check on its status).
   const hooks = scope.context.hooksFor?.(scope.type);
   const beginUpdate =
     request.target === 'main' ? hooks?.beginUpdate : request.target === 'status' ? hooks?.beginStatusUpdate : undefined;
-  const written = beginUpdate && !request.managedFieldsComputed ? copyJson(object) : undefined;
   const finish = beginUpdate
     ? await beginUpdate(object, current, { dryRun: request.dryRun, user: request.user })
     : FINISH_NOTHING;
@@ -257,7 +258,7 @@ async function prepareUpdate(
       await recordManagedFields({
         scope,
         object,
-        written: withDeletionMarks(written ?? object, sentMarks),
+        written,
         previous: current,
         manager: request.manager,
         subresource: request.subresource,

@@ -167,7 +167,32 @@ export function withoutVolatile(answer: unknown): unknown {
   return Object.fromEntries(
     Object.entries(answer).map(([key, value]) => [
       key,
-      key === 'resourceVersion' ? '<version>' : withoutVolatile(value),
+      key === 'resourceVersion'
+        ? '<version>'
+        : key === 'managedFields' && Array.isArray(value)
+          ? withoutVolatile(inMaskedTimeOrder(value))
+          : withoutVolatile(value),
     ]),
   );
+}
+
+interface EntryShape {
+  readonly operation?: string;
+  readonly time?: string;
+  readonly manager?: string;
+  readonly apiVersion?: string;
+  readonly subresource?: string;
+}
+
+/**
+ * managedFields entries in the order the servers sort them, with their times masked: entries of
+ * one operation sort by the second they were written, which two runs split differently, so the
+ * entries with a time compare in the order of their managers; one without a time still comes first.
+ */
+function inMaskedTimeOrder(entries: readonly EntryShape[]): EntryShape[] {
+  const rank = (entry: EntryShape) =>
+    [entry.operation, entry.time === undefined ? 0 : 1, entry.manager, entry.apiVersion, entry.subresource]
+      .map(String)
+      .join('\u0000');
+  return [...entries].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
 }

@@ -28,7 +28,7 @@ import { methodNotSupported } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
-import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
+import { applySchemaDefaults, dropDisallowedNulls, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
 import { publishedKindSchema, publishedListSchema } from './published-schema';
 import { pruneBySchema } from './schema-pruning';
 import { schemaProblems, statusSchemaProblems } from './schema-validation';
@@ -239,7 +239,13 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     nameRule: 'dns-subdomain',
     requiresResourceVersionOnUpdate: true,
     // A version the kind lacks has no schema: everything but apiVersion, kind and metadata goes.
-    prune: (object, version) => pruneBySchema(object, schemaFor(version) ?? {}),
+    // Then the nulls the schema does not allow, as the reference's decoder drops them.
+    prune: (object, version) => {
+      const schema = schemaFor(version) ?? {};
+      const unknown = pruneBySchema(object, schema);
+      dropDisallowedNulls(object, schema);
+      return unknown;
+    },
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     custom: true,

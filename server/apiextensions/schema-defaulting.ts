@@ -2,7 +2,8 @@
  * Defaulting of a custom resource by its schema's `default`s, as the reference does on every
  * request body and on every read from storage: a missing member, or a null one its schema does
  * not allow, takes a copy of the default; then the walk goes on below, so defaults inside
- * defaults apply too. Nulls that are not allowed and have no default are removed first.
+ * defaults apply too. Nulls that are not allowed and have no default are the decoder's to
+ * remove first (dropDisallowedNulls).
  */
 import { copyJson, isObject } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
@@ -12,8 +13,12 @@ function isDisallowedNull(value: unknown, schema: JSONSchemaProps | undefined): 
   return value === null && schema !== undefined && schema.nullable !== true;
 }
 
-/** Removes nulls the schema does not allow and that no default will replace (may mutate `value`). */
-function dropDisallowedNulls(value: unknown, schema: JSONSchemaProps | undefined): void {
+/**
+ * Removes nulls the schema does not allow and that no default will replace (may mutate `value`):
+ * the reference's decoder does this to what it reads (a request body, a patch's result); an
+ * apply's result is not decoded, so its nulls stay for validation to refuse.
+ */
+export function dropDisallowedNulls(value: unknown, schema: JSONSchemaProps | undefined): void {
   if (Array.isArray(value)) {
     const items = schema === undefined ? undefined : itemsOf(schema);
     for (const item of value) dropDisallowedNulls(item, items);
@@ -105,8 +110,7 @@ export function withSchemaDefaults<T extends Record<string, unknown>>(object: T,
   return copy;
 }
 
-/** Applies the schema's defaults to a whole resource, in place. */
+/** Applies the schema's defaults to a whole resource, in place (a null a default replaces too). */
 export function applySchemaDefaults(object: Record<string, unknown>, schema: JSONSchemaProps): void {
-  dropDisallowedNulls(object, schema);
   fillDefaults(object, schema);
 }

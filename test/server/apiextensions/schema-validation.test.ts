@@ -1,6 +1,6 @@
 import { schemaProblems } from '../../../server/apiextensions/schema-validation';
 import { pruneBySchema } from '../../../server/apiextensions/schema-pruning';
-import { applySchemaDefaults } from '../../../server/apiextensions/schema-defaulting';
+import { applySchemaDefaults, dropDisallowedNulls } from '../../../server/apiextensions/schema-defaulting';
 import { WIDGET_SCHEMA } from './fixtures';
 
 function widget(spec: Record<string, unknown>): Record<string, unknown> {
@@ -114,12 +114,20 @@ describe('pruneBySchema', () => {
 });
 
 describe('applySchemaDefaults', () => {
-  test('fills missing and disallowed-null members, drops other disallowed nulls', () => {
+  test('fills missing and disallowed-null members, leaves other nulls to the decoder', () => {
     const object = widget({ color: 'red', name: null });
     applySchemaDefaults(object, WIDGET_SCHEMA);
-    expect(object.spec).toEqual({ color: 'red', replicas: 1 });
+    expect(object.spec).toEqual({ color: 'red', replicas: 1, name: null });
     const nulled = widget({ color: 'red', replicas: null, note: null });
     applySchemaDefaults(nulled, WIDGET_SCHEMA);
     expect(nulled.spec).toEqual({ color: 'red', replicas: 1, note: null });
+  });
+});
+
+describe('dropDisallowedNulls', () => {
+  test('drops the nulls the schema does not allow and no default replaces, as a decoder does', () => {
+    const object = widget({ color: 'red', name: null, replicas: null, note: null });
+    dropDisallowedNulls(object, WIDGET_SCHEMA);
+    expect(object.spec).toEqual({ color: 'red', replicas: null, note: null });
   });
 });

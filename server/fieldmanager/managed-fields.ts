@@ -4,7 +4,7 @@
  * removed leave every set, and entries left empty disappear, as the reference's field manager
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
-import { sortManagedFields } from './managers';
+import { managerIdentity, sortManagedFields } from './managers';
 import { compareElements } from './path-set';
 import { capUpdateManagers } from './cap-updaters';
 import {
@@ -36,8 +36,6 @@ export interface ManagedUpdate {
   readonly previous?: unknown;
   /** The entries the write starts from: the stored ones, or those the request set. */
   readonly managedFields: readonly ManagedFieldsEntry[];
-  /** The request sent `[{}]`: no entries, yet the write is tracked. */
-  readonly reset?: boolean;
   /** The object about to be stored (its managedFields are ignored). */
   readonly next: unknown;
   readonly manager: string;
@@ -133,8 +131,8 @@ function withoutMember(node: FieldSet, key: string): FieldSet {
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
   // An object nobody owns any field of is no longer tracked: the reference's update records
-  // nothing on it (its skip-non-applied step), until an apply or a `[{}]` reset starts over.
-  if (update.previous !== undefined && update.managedFields.length === 0 && update.reset !== true) return [];
+  // nothing on it (its skip-non-applied step), a reset's included, until an apply starts over.
+  if (update.previous !== undefined && update.managedFields.length === 0) return [];
   const objects = { previous: update.previous ?? emptyObjectOf(update.schema), next: update.next };
   let found: FieldSet;
   try {
@@ -183,26 +181,31 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
 }
 
 /**
- * A write's own managedFields, as the reference's field manager picks them: a list holding one
- * empty entry resets them (the caller then owns all it sends); entries that decode replace the
- * stored ones; none, or any that does not decode, keep the stored ones, so a client that
- * does not know managedFields cannot wipe or corrupt them. (The stored ones are this server's
- * own writing, or the reference's, and are not decoded again.)
+ * A write's own managedFields, as the reference's field manager picks them: an empty list, or
+ * one holding one empty entry, resets them (an update then leaves the object untracked); entries
+ * that decode replace the stored ones, the last of a manager's counting (the reference reads
+ * them into a map by manager); none, or any that does not decode, keep the stored ones, so a
+ * client that does not know managedFields cannot corrupt them. (The stored ones are this
+ * server's own writing, or the reference's, and are not decoded again.)
  */
 export function requestedManagedFields(
   sent: unknown,
   stored: readonly ManagedFieldsEntry[] | undefined,
-): { readonly entries: readonly ManagedFieldsEntry[]; readonly reset: boolean } {
-  if (
-    Array.isArray(sent) &&
-    sent.length === 1 &&
-    typeof sent[0] === 'object' &&
-    sent[0] !== null &&
-    Object.keys(sent[0]).length === 0
-  ) {
-    return { entries: [], reset: true };
-  }
+): readonly ManagedFieldsEntry[] {
+  if (isReset(sent)) return [];
   const decoded = decodeManagedFields(sent);
-  if (decoded !== undefined && decoded.length > 0) return { entries: decoded, reset: false };
-  return { entries: stored ?? [], reset: false };
+  if (decoded !== undefined && decoded.length > 0) return lastOfEachManager(decoded);
+  return stored ?? [];
+}
+
+function isReset(sent: unknown): boolean {
+  if (!Array.isArray(sent)) return false;
+  if (sent.length === 0) return true;
+  const [only] = sent as unknown[];
+  return sent.length === 1 && typeof only === 'object' && only !== null && Object.keys(only).length === 0;
+}
+
+function lastOfEachManager(entries: readonly ManagedFieldsEntry[]): readonly ManagedFieldsEntry[] {
+  const byManager = new Map(entries.map((entry) => [managerIdentity(entry), entry] as const));
+  return byManager.size === entries.length ? entries : [...byManager.values()];
 }

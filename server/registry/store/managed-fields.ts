@@ -43,7 +43,7 @@ export async function recordManagedFields(options: {
   const { scope, object, previous } = options;
   const stored = previous?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
   const requested = options.subresource
-    ? { entries: stored ?? [], reset: false }
+    ? (stored ?? [])
     : requestedManagedFields(object.metadata.managedFields, stored);
   // Fields are counted in the request's version, as the reference's field manager converts to
   // it: an events.k8s.io Event's writer owns `regarding`, though core v1's `involvedObject` is stored.
@@ -54,8 +54,7 @@ export async function recordManagedFields(options: {
   };
   const entries = managedFieldsAfterUpdate({
     previous: previous === undefined ? undefined : await view(previous),
-    managedFields: requested.entries,
-    reset: requested.reset,
+    managedFields: requested,
     next: await view(options.written ?? object),
     manager: options.manager,
     apiVersion: apiVersionOf(scope),

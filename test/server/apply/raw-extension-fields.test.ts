@@ -13,7 +13,6 @@ function createdFields(definition: string, object: Record<string, unknown>): unk
   const [entry] = managedFieldsAfterUpdate({
     previous: undefined,
     managedFields: [],
-    reset: false,
     next: object,
     manager: 'controller',
     apiVersion: 'v1',

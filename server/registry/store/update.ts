@@ -39,6 +39,7 @@ import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
 import { keepSystemMetadata, pendingFinalizers } from './object-meta';
+import { storageGroupVersion } from '../types';
 import { groupResourceOf, toServedVersion, toStorageVersion, writeContextOf, type StoreScope } from './scope';
 
 import type { KubeObject } from '../../../api/objects';
@@ -272,12 +273,14 @@ async function prepareUpdate(
 }
 
 /**
- * The group and kind a refusal of the update names: those the new object names itself, as the
- * reference reads them off it before its strategy prepares it. They are the kind's own but
- * where a custom resource's status write left another kind or group, which its status strategy
- * replaces by the stored ones.
+ * The group and kind a refusal of the update names. A built-in kind's object is typed, and the
+ * reference names its type's group, as a create's refusal does (an events.k8s.io Event is a core
+ * Event). A custom resource names them itself, as the reference reads them off it before its
+ * strategy prepares it: the kind's own but where its status write left another kind or group,
+ * which its status strategy replaces by the stored ones.
  */
 function namedGroupKind(scope: StoreScope, object: KubeObject): GroupKind {
+  if (scope.type.custom !== true) return { group: storageGroupVersion(scope.type).group, kind: scope.type.kind };
   const groupVersion = typeof object.apiVersion === 'string' ? parseGroupVersion(object.apiVersion) : undefined;
   if (groupVersion === undefined || typeof object.kind !== 'string' || object.kind === '')
     return { group: scope.type.group, kind: scope.type.kind };

@@ -7,7 +7,7 @@
 import type { ObjectKey, ObjectStorage } from '../../../storage/objects/types';
 import type { Admission } from '../../admission/types';
 import type { Authorizer } from '../../authz/types';
-import { groupVersionString, type GroupResource } from '../../../api/identity';
+import { groupVersionString, type GroupKind, type GroupResource } from '../../../api/identity';
 import { invalid } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
 import type { Definitions } from '../../validation/decode';
@@ -118,8 +118,16 @@ export function toStorageVersion(scope: StoreScope, object: KubeObject): Convert
  * The 422 of an object, named by the kind as the reference holds it internally: the group it is
  * stored in (an events.k8s.io Event is a core Event there, `Event "x" is invalid`).
  */
+/**
+ * The group and kind a built-in kind's refusal names: its Go type's, the storage group's (an
+ * events.k8s.io Event is a core Event).
+ */
+export function refusedGroupKind(scope: StoreScope): GroupKind {
+  return { group: storageGroupVersion(scope.type).group, kind: scope.type.kind };
+}
+
 export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
-  return invalid({ group: storageGroupVersion(scope.type).group, kind: scope.type.kind }, name, errors);
+  return invalid(refusedGroupKind(scope), name, errors);
 }
 
 /** What the strategy of one write consults: who writes, where its warnings go, and the server's feature gates. */

@@ -39,8 +39,14 @@ import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
 import { keepSystemMetadata, pendingFinalizers } from './object-meta';
-import { storageGroupVersion } from '../types';
-import { groupResourceOf, toServedVersion, toStorageVersion, writeContextOf, type StoreScope } from './scope';
+import {
+  groupResourceOf,
+  refusedGroupKind,
+  toServedVersion,
+  toStorageVersion,
+  writeContextOf,
+  type StoreScope,
+} from './scope';
 
 import type { KubeObject } from '../../../api/objects';
 import { parseGroupVersion, type GroupKind } from '../../../api/identity';
@@ -280,7 +286,7 @@ async function prepareUpdate(
  * which its status strategy replaces by the stored ones.
  */
 function namedGroupKind(scope: StoreScope, object: KubeObject): GroupKind {
-  if (scope.type.custom !== true) return { group: storageGroupVersion(scope.type).group, kind: scope.type.kind };
+  if (scope.type.custom !== true) return refusedGroupKind(scope);
   const groupVersion = typeof object.apiVersion === 'string' ? parseGroupVersion(object.apiVersion) : undefined;
   if (groupVersion === undefined || typeof object.kind !== 'string' || object.kind === '')
     return { group: scope.type.group, kind: scope.type.kind };

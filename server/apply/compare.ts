@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { FieldPath, PathSet } from '../fieldmanager/path-set';
-import { isObject } from '../json/value';
+import { isEmptyContainer, isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
 
@@ -26,9 +26,7 @@ export function compareObjects(previous: unknown, next: unknown, schema: TypedNo
 
 /** Absent, null, or a map or list without members. */
 function holdsNothing(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isObject(value) && Object.keys(value).length === 0;
+  return value === undefined || value === null || isEmptyContainer(value);
 }
 
 function walk(left: unknown, right: unknown, schema: TypedNode | undefined, path: FieldPath, out: Comparison): void {

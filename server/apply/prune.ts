@@ -9,7 +9,7 @@
  * it); only its conversion to the Go type drops it afterwards.
  */
 import { comparePaths, type FieldPath, type PathSet } from '../fieldmanager/path-set';
-import { isObject } from '../json/value';
+import { isEmptyContainer, isObject } from '../json/value';
 import { itemElement } from './list-items';
 import { fieldNode, isPointerField, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
@@ -82,21 +82,17 @@ function removeAt(
   if (last === undefined || isKeyOfKeptItem(steps)) return undefined;
   deleteStep(last);
   const innermost = steps.length - 2;
-  if (innermost < 0 || !isEmpty(last.container)) return undefined;
+  if (innermost < 0 || !isEmptyContainer(last.container)) return undefined;
   const emptied = last.container;
   setStep(steps[innermost], null);
   return () => {
     setStep(steps[innermost], emptied);
     // Containers emptied by the removal, from the innermost outwards.
     for (let i = innermost; i >= 0; i--) {
-      if (!isEmpty(steps[i + 1].container) || !wasDroppable(steps[i])) return;
+      if (!isEmptyContainer(steps[i + 1].container) || !wasDroppable(steps[i])) return;
       deleteStep(steps[i]);
     }
   };
-}
-
-function isEmpty(container: Record<string, unknown> | unknown[]): boolean {
-  return Array.isArray(container) ? container.length === 0 : Object.keys(container).length === 0;
 }
 
 function setStep(step: Step, value: unknown): void {

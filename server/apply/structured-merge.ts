@@ -7,7 +7,7 @@
  * holds something it merges nothing, so the live members or items stay.
  * Item order: the configuration's items in its order, live-only items kept where they stood.
  */
-import { copyJson, isObject } from '../json/value';
+import { copyJson, isEmptyContainer, isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, listTypeOf, type TypedNode } from './schema-node';
 
@@ -30,8 +30,9 @@ export function mergeConfiguration(live: unknown, config: unknown, schema: Typed
 
 /** A non-empty map or list the schema merges member by member or item by item. */
 function holdsGranularMembers(live: unknown, schema: TypedNode | undefined): boolean {
-  if (isObject(live)) return !isAtomicMap(schema) && Object.keys(live).length > 0;
-  return Array.isArray(live) && listTypeOf(schema) !== 'atomic' && live.length > 0;
+  if (isEmptyContainer(live)) return false;
+  if (isObject(live)) return !isAtomicMap(schema);
+  return Array.isArray(live) && listTypeOf(schema) !== 'atomic';
 }
 
 function mergeLists(live: readonly unknown[], config: readonly unknown[], schema: TypedNode | undefined): unknown[] {

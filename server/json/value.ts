@@ -6,6 +6,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A list or an object without members. */
+export function isEmptyContainer(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
+}
+
 /** Go's json.Marshal of an unstructured value (what a decoded JSON body holds): map keys sorted, strings as Go escapes them. */
 export function goMarshal(value: unknown): string {
   return goJSONEscaped(sortedJson(value));

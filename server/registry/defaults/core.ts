@@ -38,8 +38,12 @@ function pairSingularAndList<T>(
     parent[singular] = valueOf(first);
 }
 
+/**
+ * Go holds a PodTemplate's `template` as a value, not a pointer: one left out is decoded as the
+ * zero template, defaulted and then validated (`template.spec.containers: Required value`).
+ */
 export function defaultPodTemplate(podTemplate: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
-  defaultPodTemplateSpec((podTemplate as Json).template as Json | undefined, featureEnabled);
+  defaultPodTemplateSpec(child(podTemplate as Json, 'template'), featureEnabled);
 }
 
 /** Service defaults; `spec.clusterIP(s)` and the IP families come from the allocator (allocators/cluster-ip.ts). */

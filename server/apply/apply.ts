@@ -99,10 +99,11 @@ function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
   return owned;
 }
 
+/** A view of the live object without its managedFields; it shares the rest and is only read. */
 function withoutManagedFields(object: KubeObject | undefined): Record<string, unknown> {
   if (object === undefined) return {};
   const { managedFields: _managedFields, ...metadata } = object.metadata;
-  return copyJson({ ...object, metadata });
+  return { ...object, metadata };
 }
 
 /** Rejects what the reference rejects before merging. */

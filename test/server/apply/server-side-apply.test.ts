@@ -2,6 +2,7 @@ import { serverSideApply, type ApplyRequest } from '../../../server/apply/apply'
 import { rootSchemaNode } from '../../../server/apply/schema-node';
 import { managedFieldsAfterUpdate, requestedManagedFields } from '../../../server/fieldmanager/managed-fields';
 import { schemaData } from '../../../server/schema/definitions';
+import { copyJson } from '../../../server/json/value';
 import { StatusError } from '../../../server/status/status-error';
 import type { Definitions } from '../../../server/validation/decode';
 import type { KubeObject } from '../../../api/objects';
@@ -81,7 +82,7 @@ function update(live: KubeObject | undefined, next: KubeObject, manager: string,
       schema: { node: definitions['io.k8s.api.apps.v1.Deployment'], definition: 'io.k8s.api.apps.v1.Deployment' },
     },
   });
-  const out = structuredClone(next);
+  const out = copyJson(next);
   if (entries.length > 0) out.metadata.managedFields = entries;
   else delete out.metadata.managedFields;
   return out;
@@ -258,7 +259,7 @@ describe('server-side apply', () => {
 
   test('an Update takes ownership, and a later apply of a different value conflicts with it', () => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
-    const edited = structuredClone(live);
+    const edited = copyJson(live);
     (edited.spec as { replicas: number }).replicas = 7;
     const updated = update(live, edited, 'kube-controller', T2);
     const kubectl = (updated.metadata.managedFields as ManagedFieldsEntry[]).find(
@@ -416,7 +417,7 @@ describe('server-side apply', () => {
     function clientSideApplied(spec: Record<string, unknown>): KubeObject {
       const config = deployment(spec);
       const created = {
-        ...structuredClone(config),
+        ...copyJson(config),
         metadata: { ...(config.metadata as object), annotations: { [annotation]: JSON.stringify(config) } },
       } as KubeObject;
       return update(undefined, created, 'kubectl-client-side-apply', T1);
@@ -438,7 +439,7 @@ describe('server-side apply', () => {
 
     test('a field changed since by someone else stays a conflict, and is the only one reported', () => {
       let live = clientSideApplied(baseSpec());
-      const scaled = structuredClone(live);
+      const scaled = copyJson(live);
       (scaled.spec as { replicas: number }).replicas = 3;
       live = update(live, scaled, 'scaler', T2);
       const config = deployment(baseSpec({ replicas: 5, minReadySeconds: 0 }));
@@ -478,7 +479,7 @@ describe('server-side apply', () => {
       now: T2,
     });
     // 3. "editor" updates the image and adds a label with a PUT.
-    const edited = structuredClone(object);
+    const edited = copyJson(object);
     (
       edited.spec as { template: { spec: { containers: Record<string, unknown>[] } } }
     ).template.spec.containers[0].image = 'nginx:1.28';
@@ -567,7 +568,7 @@ describe('server-side apply', () => {
 
   test.each([[[{}]], [[]]])('a managedFields reset with %j on an update leaves the object untracked', (sent) => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
-    const reset = structuredClone(live);
+    const reset = copyJson(live);
     reset.metadata.managedFields = sent;
     (reset.spec as { replicas: number }).replicas = 3;
     // The reference's update records nothing on an object without managedFields, the writer's

@@ -119,7 +119,8 @@ function markerRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErro
       errors.push(
         invalid(
           path.child('items', 'x-kubernetes-map-type'),
-          listType,
+          // The reference shows the item's list type here, not its map type: nil for an object.
+          items['x-kubernetes-list-type'] ?? null,
           'must be atomic as item of a list with x-kubernetes-list-type=set',
         ),
       );
@@ -581,9 +582,54 @@ export function validateCRDSchema(schema: JSONSchemaProps, path: FieldPath, stat
   if (schema.nullable === true) errors.push(forbidden(path.child('nullable'), 'nullable cannot be true at the root'));
   const found = { openAPI: [] as FieldError[], structural: [] as FieldError[] };
   walk(schema, 'root', path, { insideResourceMeta: false }, found);
+  // A schema the reference cannot read as a structural one is not judged as one: its reading
+  // error stands in for the structural problems, shown only when nothing else is wrong.
+  const unreadable = unsupportedStructuralField(schema);
+  if (unreadable !== undefined) {
+    const all = [...errors, ...found.openAPI];
+    return all.length > 0 ? all : [invalid(path, '', unreadable)];
+  }
   const text = (error: FieldError) => `${error.field}: ${error.detail}`;
   found.structural.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
   // Defaults are only judged against a schema that is structural.
   if (found.structural.length === 0) defaultRules(schema, path, found.structural, true);
   return [...errors, ...found.structural, ...found.openAPI];
+}
+
+/**
+ * The first member the reference's structural reading of a schema (NewStructural) refuses, in
+ * the order it reads them: the node's own members, its value validations (not, allOf, anyOf,
+ * oneOf), then its items, properties and additionalProperties.
+ */
+function unsupportedStructuralField(schema: JSONSchemaProps): string | undefined {
+  const refused = (member: string) => `OpenAPIV3Schema '${member}' is not supported`;
+  if (schema.id) return refused('id');
+  if (schema.$schema) return refused('schema');
+  if (schema.$ref) return refused('$ref');
+  if (Object.keys(schema.patternProperties ?? {}).length > 0) return refused('patternProperties');
+  if (Object.keys(schema.dependencies ?? {}).length > 0) return refused('dependencies');
+  if (schema.additionalItems !== undefined && schema.additionalItems !== null) return refused('additionalItems');
+  if (Object.keys(schema.definitions ?? {}).length > 0) return refused('definitions');
+  const parts = [
+    ...(schema.not ? [schema.not] : []),
+    ...(schema.allOf ?? []),
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+  ];
+  for (const part of parts) {
+    const found = unsupportedStructuralField(part);
+    if (found !== undefined) return found;
+  }
+  if (Array.isArray(schema.items) && schema.items.length > 0)
+    return "OpenAPIV3Schema 'items' must be a schema, but is an array";
+  const children = [
+    ...(schema.items !== undefined && !Array.isArray(schema.items) ? [schema.items] : []),
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+  ];
+  for (const child of children) {
+    const found = unsupportedStructuralField(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

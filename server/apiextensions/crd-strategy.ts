@@ -13,12 +13,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { setCondition, TERMINATING } from './crd-conditions';
 import { asCRD, storageVersionOf, type CustomResourceDefinition, type JSONSchemaProps } from './crd-types';
 import { isRecognizedFormat } from './string-formats';
-import { validateCRD, validateCRDUpdate } from './crd-validation';
+import { shapeObject } from '../schema/go-json-shape';
+import { validateCRD, validateCRDStatus, validateCRDUpdate } from './crd-validation';
+
+const CRD_DEFINITION = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition';
 
 export function defaultCRD(object: KubeObject): void {
+  // What Go's decoding makes of the body (a missing spec is its zero spec: validation names
+  // what it lacks), then its defaults.
+  shapeObject(CRD_DEFINITION, object);
   const crd = asCRD(object);
-  // A body without a spec is Go's zero spec: validation names what it lacks.
-  if (crd.spec === undefined || crd.spec === null) (crd as { spec: unknown }).spec = {};
   const spec = crd.spec;
   const names = spec.names;
   if (names !== undefined) {
@@ -28,6 +32,12 @@ export function defaultCRD(object: KubeObject): void {
   spec.conversion ??= { strategy: 'None' };
   const service = spec.conversion.webhook?.clientConfig?.service;
   if (service !== undefined) service.port ??= 443;
+  // An empty storedVersions is given the storage version, on every write: a status write that
+  // empties it keeps the storage version.
+  const storage = storageVersionOf(crd);
+  if (storage !== undefined && !crd.status?.storedVersions?.length) {
+    crd.status = { ...crd.status, storedVersions: [storage.name] };
+  }
 }
 
 /** Adds the storage version to status.storedVersions when it is not there yet (may mutate). */
@@ -76,9 +86,15 @@ export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 export const CRD_BEHAVIOUR: KindBehaviour = {
   defaults: defaultCRD,
+  // As the reference writes a new CRD's status: no conditions yet (`null`, Go's nil list), and a
+  // nil storedVersions when no version is the storage one (validation refuses that CRD).
   initialStatus: (object) => {
     const storage = storageVersionOf(asCRD(object));
-    return { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage.name] };
+    return {
+      conditions: null,
+      acceptedNames: { plural: '', kind: '' },
+      ...(storage === undefined ? {} : { storedVersions: [storage.name] }),
+    };
   },
   tracksGeneration: true,
   // As the reference's CRD storage, the first deletion writes its marks straight to storage: no
@@ -104,5 +120,8 @@ export const CRD_BEHAVIOUR: KindBehaviour = {
   prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
   validate: (object) => validateCRD(object),
   validateUpdate: validateCRDUpdate,
+  // A status write is judged on its accepted names only: storedVersions is the status writer's
+  // to set, as a storage migration removes the versions it has rewritten.
+  validateStatusUpdate: validateCRDStatus,
   warnings: formatWarnings,
 };

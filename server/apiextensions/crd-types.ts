@@ -149,7 +149,8 @@ export interface CustomResourceDefinitionSpec {
 }
 
 export interface CustomResourceDefinitionStatus {
-  conditions?: CustomResourceDefinitionCondition[];
+  /** Written `null` until the first condition: Go's field has no omitempty. */
+  conditions?: CustomResourceDefinitionCondition[] | null;
   acceptedNames?: CustomResourceDefinitionNames;
   storedVersions?: string[];
 }

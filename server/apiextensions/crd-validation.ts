@@ -12,12 +12,14 @@ import {
   duplicate,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
   notSupported,
   required,
   tooMany,
 } from '../status/field-errors';
+import { internalCompactJson } from '../validation/internal-json';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { isInvalidCABundle, validateCABundle } from '../validation/ca-bundle';
 import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
@@ -195,6 +197,22 @@ function sameInEveryVersion(
   return versions.every((version) => isDeepStrictEqual(value(version), first));
 }
 
+/**
+ * The versions as the reference prints them: its internal structs, written with Go's field names,
+ * with the fields every version shares moved to the spec (null in each version), as the
+ * conversion from v1 moves them.
+ */
+function internalVersions(versions: readonly CustomResourceDefinitionVersion[], shared: SharedFields): GoValue {
+  const perVersion = versions.map((version) => ({
+    ...version,
+    schema: shared.schema ? undefined : version.schema,
+    subresources: shared.subresources ? undefined : version.subresources,
+    additionalPrinterColumns: shared.columns ? undefined : version.additionalPrinterColumns,
+    selectableFields: shared.selectableFields ? undefined : version.selectableFields,
+  }));
+  return new GoValue(internalCompactJson('[]apiextensions.CustomResourceDefinitionVersion', perVersion));
+}
+
 function sharedFields(versions: readonly CustomResourceDefinitionVersion[]): SharedFields {
   return {
     schema: sameInEveryVersion(versions, (version) => version.schema),
@@ -320,7 +338,7 @@ function validateConversion(
 function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   const path = FieldPath.root('status', 'storedVersions');
   const stored = crd.status?.storedVersions ?? [];
-  if (stored.length === 0) return [invalid(path, stored, 'must have at least one stored version')];
+  if (stored.length === 0) return [invalid(path, crd.status?.storedVersions, 'must have at least one stored version')];
   const errors: FieldError[] = [];
   const remaining = new Map(stored.map((version, index) => [version, index]));
   for (const version of crd.spec.versions ?? []) {
@@ -367,11 +385,19 @@ function validateSpec(crd: CustomResourceDefinition, rules: CRDRules): FieldErro
     errors.push(...validateVersion(version, spec.child('versions').index(index), shared, preexisting)),
   );
   const versionNames = new Set(versions.map((version) => version.name));
+  // Written only for a refusal: it is the whole of every schema.
+  const shownVersions = () => internalVersions(versions, shared);
   if (versionNames.size !== versions.length)
-    errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
+    errors.push(invalid(spec.child('versions'), shownVersions(), 'must contain unique version names'));
   if (versions.filter((version) => version.storage).length !== 1) {
-    errors.push(invalid(spec.child('versions'), versions, 'must have exactly one version marked as storage version'));
+    errors.push(
+      invalid(spec.child('versions'), shownVersions(), 'must have exactly one version marked as storage version'),
+    );
   }
+  // The internal spec's `version`, which the conversion from v1 sets to the first version's name.
+  const firstName = versions[0]?.name;
+  const firstNameProblems = firstName ? isDNS1035Label(firstName) : [];
+  if (firstNameProblems.length > 0) errors.push(invalid(spec.child('version'), firstName, firstNameProblems.join(',')));
   for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) {
     if (!names?.[field]) errors.push(required(spec.child('names', field)));
   }

@@ -458,14 +458,16 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
 }
 
 /**
- * Whether a container that was there before and is there still changed only by losing members:
- * the reference's comparison marks added and modified paths, and a container whose members it
- * tracks is neither, so the write does not take the container itself.
+ * Whether a container that was there before and is there still, or is null now, changed only by
+ * losing members: the reference's comparison marks added and modified paths, and a container
+ * whose members it tracks is neither (null reads as one without members), so the write does not
+ * take the container itself.
  */
 function onlyLostMembers(previous: Json, next: Json, changed: FieldSet, schema: FieldSchema): boolean {
   if (previous === undefined || !isEmptySet(changed)) return false;
-  if (isObject(previous) && isObject(next)) return !schema.atomicMap;
-  if (Array.isArray(previous) && Array.isArray(next)) return schema.listType === 'set' || schema.listType === 'map';
+  if (isObject(previous) && (isObject(next) || next === null)) return !schema.atomicMap;
+  if (Array.isArray(previous) && (Array.isArray(next) || next === null))
+    return schema.listType === 'set' || schema.listType === 'map';
   return false;
 }
 

@@ -41,9 +41,21 @@ function podSpecAsInternal(spec: JsonObject): JsonObject {
   return { ...spec, securityContext, serviceAccountName };
 }
 
-/** The conversions of v1 objects that move fields, by internal struct. */
-const AS_INTERNAL: Readonly<Record<string, (v1: JsonObject) => JsonObject>> = {
-  'core.PodSpec': podSpecAsInternal,
+/**
+ * v1 writes a schema's `items`, `additionalProperties` and `dependencies` members as one JSON
+ * value of either form; the internal structs hold each form in a field of its own.
+ */
+const schemaOrArray = (v1: unknown): JsonObject => (Array.isArray(v1) ? { JSONSchemas: v1 } : { Schema: v1 });
+const schemaOrBool = (v1: unknown): JsonObject =>
+  typeof v1 === 'boolean' ? { Allows: v1 } : { Allows: true, Schema: v1 };
+const schemaOrStringArray = (v1: unknown): JsonObject => (Array.isArray(v1) ? { Property: v1 } : { Schema: v1 });
+
+/** The conversions of v1 values that move fields, by internal struct. */
+const AS_INTERNAL: Readonly<Record<string, (v1: unknown) => JsonObject>> = {
+  'core.PodSpec': (v1) => podSpecAsInternal(isObject(v1) ? v1 : {}),
+  'apiextensions.JSONSchemaPropsOrArray': schemaOrArray,
+  'apiextensions.JSONSchemaPropsOrBool': schemaOrBool,
+  'apiextensions.JSONSchemaPropsOrStringArray': schemaOrStringArray,
 };
 
 /**
@@ -51,8 +63,9 @@ const AS_INTERNAL: Readonly<Record<string, (v1: JsonObject) => JsonObject>> = {
  * keys: the v1 value itself, or what the conversion makes of it where fields move.
  */
 export function internalSource(name: string, value: unknown): JsonObject {
-  const v1 = isObject(value) ? value : {};
-  return AS_INTERNAL[name]?.(v1) ?? v1;
+  const convert = AS_INTERNAL[name];
+  if (convert !== undefined) return convert(value);
+  return isObject(value) ? value : {};
 }
 
 /** The value at a generated v1 key: dotted where the internal struct flattens what v1 nests. */
@@ -75,19 +88,21 @@ function goTime(value: unknown): string {
 }
 
 /**
- * Any JSON value, as MarshalIndent re-indents the bytes a MarshalJSON gave it (metav1.FieldsV1
- * gives its raw JSON): objects keep their keys in the order they came.
+ * Any JSON value: as MarshalIndent re-indents the bytes a MarshalJSON gave it (metav1.FieldsV1
+ * gives its raw JSON), objects keeping their keys in the order they came; or, `sorted`, as it
+ * writes the maps of an interface{} json.Unmarshal filled (apiextensions.JSON).
  */
-function rawJson(value: unknown, indent: string): string {
+function rawJson(value: unknown, indent: string, sorted = false): string {
   const inner = `${indent} `;
   if (Array.isArray(value))
     return value.length === 0
       ? '[]'
-      : `[\n${value.map((item) => `${inner}${rawJson(item, inner)}`).join(',\n')}\n${indent}]`;
+      : `[\n${value.map((item) => `${inner}${rawJson(item, inner, sorted)}`).join(',\n')}\n${indent}]`;
   if (isObject(value)) {
     const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+    if (sorted) keys.sort(compareStrings);
     if (keys.length === 0) return '{}';
-    return `{\n${keys.map((key) => `${inner}${goString(key)}: ${rawJson(value[key], inner)}`).join(',\n')}\n${indent}}`;
+    return `{\n${keys.map((key) => `${inner}${goString(key)}: ${rawJson(value[key], inner, sorted)}`).join(',\n')}\n${indent}}`;
   }
   return value === undefined ? 'null' : goJSONEscaped(JSON.stringify(value));
 }
@@ -170,6 +185,11 @@ function render(type: string, value: unknown, indent: string, options: InternalJ
       return value === true ? 'true' : 'false';
     case 'int':
       return typeof value === 'number' ? String(value) : '0';
+    // Go writes a float64 as JavaScript does: exponents from 1e21 and below 1e-6.
+    case 'float':
+      return typeof value === 'number' ? String(value) : '0';
+    case 'JSONValue':
+      return value === undefined || value === null ? 'null' : rawJson(value, indent, true);
     case 'Quantity':
       return typeof value === 'string' ? goString(canonicalQuantity(value) ?? value) : '"0"';
     case 'Time':

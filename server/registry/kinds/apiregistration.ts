@@ -5,6 +5,7 @@ import { validateAPIService, validateAPIServiceStatus } from '../../validation/a
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import type { ResourceType, WriteContext } from '../types';
 import { defineKind } from './define';
+import { shapeObject } from '../../schema/go-json-shape';
 import { apiServicePrinter } from '../../table/apiservice-printer';
 import { METADATA_AND_SPEC } from '../reset-fields';
 
@@ -16,8 +17,9 @@ function markLocalAvailable(object: KubeObject, context: WriteContext): void {
   object.status = { conditions: [{ type, status, lastTransitionTime, reason, message }] };
 }
 
-/** A service reference without a port means the HTTPS port. */
-function defaultAPIService(object: KubeObject): void {
+/** What Go's decoding makes of the body; then a service reference without a port means the HTTPS port. */
+function defaultAPIService(object: KubeObject, version: string): void {
+  shapeObject(`io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.APIService`, object);
   const service = (object.spec as { service?: { port?: number } | null } | undefined)?.service;
   if (service !== undefined && service !== null && service.port === undefined) service.port = 443;
 }

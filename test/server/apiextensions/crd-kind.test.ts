@@ -39,7 +39,12 @@ test('a CRD is created with its defaults, generation 1 and its storage version r
   expect(created.body.metadata.generation).toBe(1);
   // As in the reference, the cleanup finalizer comes with the first deletion only.
   expect(created.body.metadata.finalizers).toBeUndefined();
-  expect(created.body.status).toEqual({ acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
+  // No conditions yet: Go writes the nil list as null.
+  expect(created.body.status).toEqual({
+    conditions: null,
+    acceptedNames: { plural: '', kind: '' },
+    storedVersions: ['v1'],
+  });
   // The schema's nested JSONSchemaProps survive decoding unchanged.
   expect(created.body.spec.versions[0].schema).toEqual(crd.spec.versions[0].schema);
   const read = await call('GET', `${CRDS}/widgets.example.com`);

@@ -313,12 +313,14 @@ describe('versions are converted on read', () => {
     });
     expect(stored.spec.validation).toBeUndefined();
     expect(stored.spec.versions[0]).toEqual({ name: 'v2', served: true, storage: true, schema });
-    // Read back with what the reference's decoder defaults: the singular and list kind names.
+    // Read back with what the reference's decoder defaults: the singular and list kind names,
+    // and the storage version as the stored version; the status its Go type always writes.
     const names = { plural: 'things', kind: 'Thing', singular: 'thing', listKind: 'ThingList' };
     expect(decodeStored(type, value)).toEqual({
       ...crd,
       metadata: { ...crd.metadata, resourceVersion: '7' },
       spec: { ...(crd.spec as object), names },
+      status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: ['v2'] },
     });
   });
 

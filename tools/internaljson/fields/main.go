@@ -4,7 +4,8 @@
 // value whose parts its update validation compares with apiequality.Semantic.DeepEqual
 // (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
 // core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult,
-// networking.IPAddressSpec), a ServiceCIDR's spec, a Node's duplicate core.Taint, and every
+// networking.IPAddressSpec), a ServiceCIDR's spec, a Node's duplicate core.Taint, the versions
+// of a CustomResourceDefinition its spec validation prints whole, and every
 // struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
 // order, with the type of each value (pointers included) and the key of the v1 JSON object it is
 // converted from.
@@ -25,6 +26,8 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -65,6 +68,9 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[networking.ServiceCIDRSpec](), reflect.TypeFor[networkingv1.ServiceCIDRSpec]()},
 	// A Node's duplicate taint is printed whole.
 	{reflect.TypeFor[core.Taint](), reflect.TypeFor[v1.Taint]()},
+	// A CustomResourceDefinition's versions are printed whole when their storage flags or names
+	// are wrong.
+	{reflect.TypeFor[apiextensions.CustomResourceDefinitionVersion](), reflect.TypeFor[apiextensionsv1.CustomResourceDefinitionVersion]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec
@@ -85,6 +91,8 @@ var marshalers = map[reflect.Type]string{
 	reflect.TypeFor[metav1.Time]():          "Time",
 	reflect.TypeFor[metav1.FieldsV1]():      "FieldsV1",
 	reflect.TypeFor[runtime.RawExtension](): "RawExtension",
+	// The internal type is an interface{} holding what json.Unmarshal made of v1's raw bytes.
+	reflect.TypeFor[apiextensions.JSON](): "JSONValue",
 }
 
 type field struct {
@@ -103,7 +111,8 @@ func fail(format string, args ...any) {
 }
 
 // typeName is how the TypeScript renderer reads a value's type: Quantity, IntOrString, Time,
-// FieldsV1, RawExtension, string, bool, int, []byte, *T, []T, map[string]T, or a struct's name.
+// FieldsV1, RawExtension, JSONValue, string, bool, int, float, []byte, *T, []T, map[string]T, or a
+// struct's name.
 func typeName(internal, external reflect.Type) string {
 	if internal.Kind() == reflect.Pointer && external.Kind() == reflect.Pointer {
 		return "*" + typeName(internal.Elem(), external.Elem())
@@ -132,6 +141,8 @@ func typeName(internal, external reflect.Type) string {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "int"
+	case reflect.Float32, reflect.Float64:
+		return "float"
 	case reflect.Slice:
 		if internal.Elem().Kind() == reflect.Uint8 {
 			return "[]byte"

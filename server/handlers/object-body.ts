@@ -26,6 +26,8 @@ import {
   type RepeatedKeys,
 } from '../validation/decode';
 import { isObject } from '../json/value';
+import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
+import { definitionForKind } from '../schema/definitions';
 import type { WarningRecorder } from '../request/warning-recorder';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import type { WriteTarget } from '../registry/store/update';
@@ -78,8 +80,15 @@ export function endpointBodyKind(scope: HandlerScope, target: WriteTarget = 'mai
     kind: scope.type.kind,
     knownAs: (gvk) => {
       const known = scope.context.registry.findKind(gvk);
-      if (known === undefined) return undefined;
-      return known.group === scope.type.group && known.resource === scope.type.resource
+      if (known !== undefined)
+        return known.group === scope.type.group && known.resource === scope.type.resource
+          ? 'another version'
+          : 'another kind';
+      if (scope.type.prune !== undefined || !schemeRegisters(gvk)) return undefined;
+      // A version the scheme registers and the server does not serve: the kind's own Go type
+      // when it names the kind in its group, or in `extensions`, the old home of the apps and
+      // networking kinds.
+      return gvk.kind === scope.type.kind && (gvk.group === scope.type.group || gvk.group === 'extensions')
         ? 'another version'
         : 'another kind';
     },
@@ -114,6 +123,17 @@ export function subresourceBodyKind(
       return scope.context.registry.findKind(gvk) === undefined ? undefined : 'another kind';
     },
   };
+}
+
+/**
+ * Whether the reference's scheme registers the kind: a group version of its built-in groups,
+ * served or not, that k8s.io/api defines the kind in, or that every group version holds (the
+ * meta kinds: DeleteOptions, WatchEvent, ...).
+ */
+function schemeRegisters(gvk: GroupVersionKind): boolean {
+  if (!REGISTERED_GROUP_VERSIONS.some(({ group, version }) => group === gvk.group && version === gvk.version))
+    return false;
+  return definitionForKind(gvk) !== undefined;
 }
 
 function apiVersionOfKind(kind: BodyKind): string {

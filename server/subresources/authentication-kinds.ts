@@ -5,7 +5,6 @@
  * what they need (the token methods, the signing key), so discovery, OpenAPI and routing
  * treat them like any other endpoint.
  */
-import type { KubeObject } from '../../api/objects';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
 import { parseWriteOptions, queryOf } from '../request/query';
@@ -15,7 +14,7 @@ import { virtualCreateHandler } from '../handlers/virtual-create';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { buildStrategy } from '../registry/strategy';
 import type { ResourceType } from '../registry/types';
-import { readReviewBody } from '../authn/reviews/review-body-io';
+import { decodeBodyOfKind, objectBodyFormat, subresourceBodyKind } from '../handlers/object-body';
 import { selfSubjectReview } from '../authn/reviews/self-subject-review';
 import { tokenReview } from '../authn/reviews/token-review';
 import { tokenRequest, type TokenRequestDeps } from '../authn/service-account/token-request';
@@ -89,9 +88,19 @@ export function registerAuthenticationResources(
             create:
               (scope) =>
               async ({ req, res, info }) => {
-                const body = await readReviewBody(req, 'TokenRequest');
-                // Admitted as the reference does (NodeRestriction keeps a node to tokens of its own pods).
+                // Decoded as any create's body: the scheme's words for another kind or version.
                 const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+                const expected = subresourceBodyKind(scope, {
+                  definition: 'io.k8s.api.authentication.v1.TokenRequest',
+                  group: GROUP,
+                  version: 'v1',
+                  kind: 'TokenRequest',
+                });
+                const decoded = await decodeBodyOfKind(req, objectBodyFormat(scope, req), expected, query);
+                addWarnings(req, decoded.warnings);
+                const body = decoded.object;
+                // Admitted as the reference does (NodeRestriction keeps a node to tokens of its own pods).
+
                 await admitSubresourceCreate(
                   scope,
                   {
@@ -104,7 +113,7 @@ export function registerAuthenticationResources(
                   {
                     key: { namespace: info.namespace, name: info.name },
                     kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' },
-                    object: body as KubeObject,
+                    object: body,
                   },
                 );
                 await writeResponse(

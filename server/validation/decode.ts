@@ -163,13 +163,7 @@ export function parseBody(options: {
         options.body,
       );
     const { value, repeatedKeys } = readYaml(first, lines, options.expectedKind, options.body);
-    // The reference reads the kind first, into a struct a scalar or list cannot fill.
-    if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
-      throw unrecognizedObject(
-        options.expectedKind,
-        `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${TYPE_META_STRUCT}`,
-        options.body,
-      );
+    checkTypeMetaHolder(value, options);
     checkTypeMetaMembers(value, options);
     return {
       value,
@@ -187,6 +181,7 @@ export function parseBody(options: {
     );
   }
   checkNestingDepth(value, 'json');
+  checkTypeMetaHolder(value, options);
   const repeatsKeys = textRepeatsKeys(text, value);
   checkTypeMetaMembers(value, options, repeatsKeys ? topLevelMembers(text) : undefined);
   const scan = options.findDuplicates && repeatsKeys;
@@ -196,6 +191,17 @@ export function parseBody(options: {
       ? { fieldPaths: findDuplicateKeys(text), yamlLines: [], keysInOrder: () => keyPathsInOrder(text) }
       : NO_REPEATED_KEYS,
   };
+}
+
+/** The reference reads the kind first, into a struct a scalar or list cannot fill (null reads as empty). */
+function checkTypeMetaHolder(value: unknown, options: { readonly body: Buffer; readonly expectedKind: string }): void {
+  if (value === null || (isObject(value) && !(value instanceof NumberLiteral))) return;
+  const kind = value instanceof NumberLiteral ? 'number' : jsonKind(value);
+  throw unrecognizedObject(
+    options.expectedKind,
+    `couldn't get version/kind; json parse error: json: cannot unmarshal ${kind} into Go value of type ${TYPE_META_STRUCT}`,
+    options.body,
+  );
 }
 
 function checkTypeMetaMembers(

@@ -4,16 +4,23 @@
  * compared with what the reference answered (times and uids masked in a step marked volatile).
  */
 import { readFileSync } from 'node:fs';
-import { startInProcessServer, type InProcessServer } from './in-process-server';
+import { startInProcessServer } from './in-process-server';
+import { startServer } from './server';
 import { comparable, RECORDING_FLAGS, sendSteps, withoutVolatile, type Answer, type Step } from './recorded-answers';
 
-export function testRecordedAnswers(fixture: string): void {
+/**
+ * `process`: a capstan process instead, for the endpoints only the whole server wires (the
+ * authentication ones: TokenRequest, TokenReview, SelfSubjectReview).
+ */
+export function testRecordedAnswers(fixture: string, options: { readonly process?: boolean } = {}): void {
   const steps = JSON.parse(readFileSync(fixture, 'utf8')) as Step[];
-  let server: InProcessServer;
+  let server: { request: Parameters<typeof sendSteps>[0]; stop: () => Promise<void> };
   let answers = new Map<string, Answer>();
 
   beforeAll(async () => {
-    server = await startInProcessServer(RECORDING_FLAGS);
+    server = options.process
+      ? await startServer({ flags: RECORDING_FLAGS })
+      : await startInProcessServer(RECORDING_FLAGS);
     answers = await sendSteps(server.request, steps);
   }, 180_000);
   afterAll(() => server?.stop());

@@ -472,6 +472,37 @@ export function parseDeleteOptions(
   }
   // With the feature off the reference clears the option before validating, as if never sent.
   if (!features.allowUnsafeMalformedObjectDeletion) ignoreReadError = undefined;
+  validateDeleteOptions({
+    dryRun,
+    propagationPolicy,
+    orphanDependents,
+    gracePeriodSeconds,
+    preconditions,
+    ignoreReadError,
+  });
+  return {
+    dryRun: dryRun.includes('All'),
+    preconditions,
+    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
+    orphanDependents,
+    gracePeriodSeconds,
+    ignoreStoreReadErrorWithClusterBreakingPotential: ignoreReadError,
+  };
+}
+
+/**
+ * The reference's ValidateDeleteOptions, as a delete runs it (and an eviction, on the options it
+ * carries): a 422 naming `DeleteOptions.meta.k8s.io ""`.
+ */
+export function validateDeleteOptions(options: {
+  readonly dryRun: readonly string[];
+  readonly propagationPolicy?: string;
+  readonly orphanDependents?: boolean;
+  readonly gracePeriodSeconds?: number;
+  readonly preconditions?: Preconditions;
+  readonly ignoreReadError?: boolean;
+}): void {
+  const { dryRun, propagationPolicy, orphanDependents, gracePeriodSeconds, preconditions, ignoreReadError } = options;
   const errors: FieldError[] = [];
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
     errors.push(
@@ -509,12 +540,4 @@ export function parseDeleteOptions(
     }
   }
   rejectIfAny('DeleteOptions', errors);
-  return {
-    dryRun: dryRun.includes('All'),
-    preconditions,
-    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
-    orphanDependents,
-    gracePeriodSeconds,
-    ignoreStoreReadErrorWithClusterBreakingPotential: ignoreReadError,
-  };
 }

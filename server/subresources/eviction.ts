@@ -22,9 +22,10 @@ import { admitSubresourceCreate, operationOptions, type WriteRequest } from '../
 import { deleteObject, type Deletion } from '../registry/store/delete';
 import type { StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
-import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
+import { parseWriteOptions, queryOf, validateDeleteOptions, type WriteOptions } from '../request/query';
 import { matchesLabels, parseLabelSelector, formatLabelSelector } from '../selectors/label-selector';
-import { badRequest, forbidden, internalError } from '../status/catalogue';
+import { badRequest, forbidden, internalError, invalid } from '../status/catalogue';
+import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import { relatedScope } from './related-scope';
 import { StatusError } from '../status/status-error';
 import { CREATED_STATUS } from './binding';
@@ -37,7 +38,9 @@ interface Eviction {
     readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
     readonly propagationPolicy?: Deletion['propagationPolicy'];
     readonly gracePeriodSeconds?: number;
+    readonly orphanDependents?: boolean;
     readonly dryRun?: readonly string[];
+    readonly ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
   };
 }
 
@@ -176,6 +179,14 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
     const eviction = await readEviction(scope, req, { options: query, namespace: info.namespace });
     if ((eviction.metadata?.name ?? '') !== info.name)
       throw badRequest('name in URL does not match name in Eviction object');
+    if (eviction.deleteOptions?.ignoreStoreReadErrorWithClusterBreakingPotential === true)
+      throw invalid({ group: 'policy', kind: 'Eviction' }, info.name, [
+        invalidField(
+          FieldPath.root('deleteOptions', 'ignoreStoreReadErrorWithClusterBreakingPotential'),
+          true,
+          'can not be set for pod eviction, try after removing the option',
+        ),
+      ]);
     const dryRun = evictionDryRun(eviction, parameters.getAll('dryRun'));
     const key = { namespace: info.namespace, name: info.name };
     const write: WriteRequest = {
@@ -210,6 +221,17 @@ async function evict(
   // Admission saw the request's own dry-run; the budget and the pod see the eviction's.
   const evictionWrite: WriteRequest = { ...write, dryRun };
   const pod = await scope.storage.get(key);
+  // The reference validates these options when it deletes the pod; refused before the budget
+  // or the pod is written, so that a refused eviction changes nothing.
+  const options = eviction.deleteOptions;
+  if (options !== undefined && options !== null)
+    validateDeleteOptions({
+      dryRun: options.dryRun ?? [],
+      propagationPolicy: options.propagationPolicy,
+      orphanDependents: options.orphanDependents,
+      gracePeriodSeconds: options.gracePeriodSeconds,
+      preconditions: options.preconditions,
+    });
   if (!ignoresBudgets(pod)) {
     const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
     const { items } = await budgets.storage.list(

@@ -44,12 +44,14 @@ export function decodeContinueToken(token: string, listPrefix: string): Continue
     const badAt = token.search(/[^A-Za-z0-9_-]/);
     throw invalid(`: illegal base64 data at input byte ${badAt >= 0 ? badAt : token.length - 1}`);
   }
-  const json = Buffer.from(token, 'base64url').toString('utf8');
+  const bytes = Buffer.from(token, 'base64url');
+  const json = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw invalid(`: ${goJSONSyntaxError(json)}`);
+    // The bytes as decoded: a byte that is no UTF-8 is named itself, not the text's replacement.
+    throw invalid(`: ${goJSONSyntaxError(bytes)}`);
   }
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalid(`: json: cannot unmarshal ${jsonKind(json.trim())} into Go value of type storage.continueToken`);

@@ -361,7 +361,9 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
 function validateSpec(crd: CustomResourceDefinition, rules: CRDRules): FieldError[] {
   const { preexisting } = rules;
   const errors: FieldError[] = [];
-  const { group, scope, names, versions = [] } = crd.spec;
+  const { group, scope, names } = crd.spec;
+  // Go's nil list, which a spec without versions is written as, holds nothing.
+  const versions = crd.spec.versions ?? [];
   if (!group) errors.push(required(spec.child('group')));
   else {
     const problems = isDNS1123Subdomain(group);

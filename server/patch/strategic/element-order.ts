@@ -11,9 +11,10 @@ export interface ItemIdentity {
   readonly mergeKey?: string;
 }
 
+/** Go reads a missing merge key, a null one and a non-map item alike, as nil (here null). */
 function identity(item: Json, by: ItemIdentity): Json {
   if (by.mergeKey === undefined) return item;
-  return typeof item === 'object' && item !== null ? (item as Record<string, Json>)[by.mergeKey] : undefined;
+  return typeof item === 'object' && item !== null ? ((item as Record<string, Json>)[by.mergeKey] ?? null) : null;
 }
 
 export function indexIn(list: readonly Json[], item: Json, by: ItemIdentity): number {

@@ -14,7 +14,7 @@
  *      still exactly what was read, and the kind's afterDelete hook runs (a Service gives back
  *      its addresses and ports); the answer carries the deletion marks
  *   6. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
- *      (namespaces also go to phase Terminating), through the update
+ *      (namespaces instead: deletionTimestamp and phase Terminating), through the update
  *
  * A kind that marks its first deletion itself (CRDs) does so after step 2 and stops there.
  *
@@ -188,8 +188,12 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
             throw new RemoveNow(current, grace === undefined ? current : next);
           if (next.metadata.deletionTimestamp === undefined) {
             markAsDeleting(next, scope.context.now());
-            if (scope.type.subresources.finalize)
+            // The reference's namespace registry marks its own deletion: a time and the
+            // Terminating phase, no grace period.
+            if (scope.type.subresources.finalize) {
+              delete next.metadata.deletionGracePeriodSeconds;
               next.status = { ...((next.status as object | undefined) ?? {}), phase: 'Terminating' };
+            }
           }
           return next;
         },

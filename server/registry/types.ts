@@ -250,10 +250,10 @@ export interface ResourceType {
    */
   prune?(object: KubeObject, version: string): string[];
   /**
-   * Custom resources whose storage schema has defaults: the stored object as reads (get, list,
-   * watch) show it, defaults added since it was written filled in, as the reference defaults
-   * what it decodes from storage. Answers the object itself when nothing is missing, else a
-   * copy; never changes it. Absent: objects are served as stored.
+   * The stored object as reads (get, list, watch) and writes' answers show it: a custom
+   * resource's defaults added since it was written filled in, as the reference defaults what it
+   * decodes from storage; a Service's fields its registry's decorator drops. Answers the object
+   * itself when nothing changes, else a copy; never changes it. Absent: objects are served as stored.
    */
   readDefaults?(object: KubeObject): KubeObject;
   /**

@@ -46,6 +46,18 @@ export function defaultPodTemplate(podTemplate: KubeObject, _version: string, fe
   defaultPodTemplateSpec(child(podTemplate as Json, 'template'), featureEnabled);
 }
 
+/**
+ * A Service as the reference's registry shows it on every read: one that became ExternalName
+ * keeps the internalTrafficPolicy defaulted for its old type in storage, and reads drop it (the
+ * reference's defaultOnReadInternalTrafficPolicy). A copy when something is dropped.
+ */
+export function serviceAsRead(service: KubeObject): KubeObject {
+  const spec = service.spec as Json | undefined;
+  if (spec?.type !== 'ExternalName' || spec.internalTrafficPolicy === undefined) return service;
+  const { internalTrafficPolicy: _dropped, ...shown } = spec;
+  return { ...service, spec: shown };
+}
+
 /** Service defaults; `spec.clusterIP(s)` and the IP families come from the allocator (allocators/cluster-ip.ts). */
 export function defaultService(service: KubeObject): void {
   const spec = child(service as Json, 'spec');

@@ -214,6 +214,7 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true },
     nameRule: 'dns1035-label',
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
+    readDefaults: defaults.serviceAsRead,
     behaviour: {
       // KEP-5311: a Service may be named as any DNS label (a leading digit) while the gate is on.
       nameRuleOf: (_service, context) =>

@@ -87,6 +87,8 @@ export interface KindDeclaration {
   readonly fieldLabels?: FieldLabels;
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
+  /** See ResourceType.readDefaults. */
+  readonly readDefaults?: (object: KubeObject) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly deleteDocumentedAsStatus?: true;
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
@@ -167,6 +169,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
       withRoundedResourceLists(declaration.behaviour, definitionOf, definitionOf.get(versions[0])!),
     ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
+    ...(declaration.readDefaults ? { readDefaults: declaration.readDefaults } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.deleteDocumentedAsStatus ? { deleteDocumentedAsStatus: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),

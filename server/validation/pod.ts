@@ -256,8 +256,32 @@ function validateHandler(handler: Handler, path: FieldPath, gracePeriod?: number
   return errors;
 }
 
-function validateProbe(probe: Probe | undefined, path: FieldPath): FieldError[] {
+/** A probe, and what its kind adds: a liveness or startup probe succeeds once, a readiness probe has no grace period. */
+function validateProbe(
+  probe: Probe | undefined,
+  kind: 'livenessProbe' | 'readinessProbe' | 'startupProbe',
+  path: FieldPath,
+): FieldError[] {
   if (probe === undefined) return [];
+  const errors = [...validateProbeCommon(probe, path)];
+  if (
+    kind === 'readinessProbe' &&
+    probe.terminationGracePeriodSeconds !== undefined &&
+    probe.terminationGracePeriodSeconds !== null
+  )
+    errors.push(
+      invalid(
+        path.child('terminationGracePeriodSeconds'),
+        probe.terminationGracePeriodSeconds,
+        'must not be set for readinessProbes',
+      ),
+    );
+  if (kind !== 'readinessProbe' && probe.successThreshold !== 1)
+    errors.push(invalid(path.child('successThreshold'), probe.successThreshold ?? 0, 'must be 1'));
+  return errors;
+}
+
+function validateProbeCommon(probe: Probe, path: FieldPath): FieldError[] {
   const errors = validateHandler(probe, path);
   for (const member of [
     'initialDelaySeconds',
@@ -448,7 +472,7 @@ function lifecycleAndProbeErrors(
     if (role === 'init' && container.restartPolicy !== 'Always')
       errors.push(forbidden(path.child(member), 'may not be set for init containers without restartPolicy=Always'));
     else if (member === 'lifecycle') errors.push(...validateLifecycle(value as Lifecycle, pod, path.child(member)));
-    else errors.push(...validateProbe(value as Probe, path.child(member)));
+    else errors.push(...validateProbe(value as Probe, member, path.child(member)));
   }
   return errors;
 }

@@ -15,12 +15,13 @@ const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
 /** A projected token lives an hour unless asked otherwise. */
 const SERVICE_ACCOUNT_TOKEN_SECONDS = 3600;
 
+/** Go holds these as plain int32s: a 0 sent is defaulted as one left out (SetDefaults_Probe). */
 function defaultProbe(probe: Json | undefined): void {
   if (!probe) return;
-  fill(probe, 'timeoutSeconds', 1);
-  fill(probe, 'periodSeconds', 10);
-  fill(probe, 'successThreshold', 1);
-  fill(probe, 'failureThreshold', 3);
+  fillWhenEmpty(probe, 'timeoutSeconds', 1);
+  fillWhenEmpty(probe, 'periodSeconds', 10);
+  fillWhenEmpty(probe, 'successThreshold', 1);
+  fillWhenEmpty(probe, 'failureThreshold', 3);
   defaultHandler(probe);
 }
 

@@ -76,6 +76,7 @@ async function patchObject(
   const patchDocument = patchDocumentOf(patchType, body, options);
   return await updateObject(scope, {
     ...writeOriginOf(req),
+    patch: true,
     key: objectKeyOf(scope, info),
     // The patched object keeps the current resourceVersion unless the patch names another: then
     // it is the update's precondition, as for a PUT.
@@ -137,6 +138,7 @@ async function applyObject(
   const subresource = info.subresource || undefined;
   return await updateObject(scope, {
     ...writeOriginOf(req),
+    patch: true,
     key: objectKeyOf(scope, info),
     // A resourceVersion in the configuration is the update's precondition, as for a PUT.
     updatedObject: (current) => {

@@ -36,6 +36,11 @@ export interface WriteRequest {
    * Absent for the server's own writes, which have none.
    */
   readonly deadline?: number;
+  /**
+   * The write is a patch or an apply: owner references it repeats are deduplicated only after
+   * mutating admission, as the reference's patch handler does (a create's and a PUT's before too).
+   */
+  readonly patch?: boolean;
 }
 
 /**

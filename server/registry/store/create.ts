@@ -2,8 +2,9 @@
  * Create: the one function every create runs through (POST, and the server's own controllers).
  * The steps, in the reference's order (its create handler, then its registry store's Create):
  *
- *   1. the object in the storage version, with the kind's defaults
- *   2. mutating admission (CREATE)
+ *   1. the object in the storage version, with the kind's defaults, each owner reference sent
+ *      twice kept once (with a warning)
+ *   2. mutating admission (CREATE), then owner references deduplicated again
  *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
  *   4. the strategy's prepareForCreate (fresh status, generation 1...)
  *   5. the strategy's validate (422), then its warnings: a refused object gets none of them,
@@ -28,7 +29,7 @@ import { badRequest } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
-import { fillCreateMetadata } from './object-meta';
+import { dedupOwnerReferences, fillCreateMetadata } from './object-meta';
 import {
   invalidObject,
   objectKeyOf,
@@ -104,9 +105,10 @@ export async function prepareNewObject(
   authorize: () => Promise<void>,
 ): Promise<PreparedObject> {
   const { strategy } = scope.type;
-  // 1. Storage version and defaults.
+  // 1. Storage version and defaults; owner references sent twice, once (a patch's: after admission).
   const object = await toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
+  if (!write.patch) dedupOwnerReferences(object, write.warnings, false);
   const written = copyJson(object);
   // 2. Mutating admission.
   const attributes = admissionAttributes(scope, write, {
@@ -115,6 +117,7 @@ export async function prepareNewObject(
     object,
   });
   await scope.context.admission.admit(attributes);
+  dedupOwnerReferences(object, write.warnings, true);
   // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
   const context = writeContextOf(scope, write);

@@ -2,7 +2,9 @@
  * The metadata the server sets on writes: generated names, uid, creation time, deletion marks.
  */
 import { randomInt, randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { metaTime, type KubeObject } from '../../../api/objects';
+import type { WarningRecorder } from '../../request/warning-recorder';
 import type { ResourceType } from '../types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
@@ -83,4 +85,32 @@ export function pendingFinalizers(type: ResourceType, object: KubeObject): strin
   if (!type.subresources.finalize) return [...own];
   const spec = object.spec as { finalizers?: string[] } | undefined;
   return [...own, ...(spec?.finalizers ?? [])];
+}
+
+/**
+ * Drops each owner reference equal to an earlier one, as the reference's handlers do, and warns
+ * with the UIDs dropped; a reference of a UID already seen with other content stays (validation
+ * judges it). The handlers of a create and a PUT do this before the field manager sees the
+ * object, and every write again after mutating admission, which the warning then names.
+ */
+export function dedupOwnerReferences(
+  object: KubeObject,
+  warnings: WarningRecorder | undefined,
+  afterMutatingAdmission: boolean,
+): void {
+  const references = object.metadata.ownerReferences;
+  if (!Array.isArray(references) || references.length < 2) return;
+  const kept: unknown[] = [];
+  const duplicates: string[] = [];
+  for (const reference of references) {
+    if (kept.some((earlier) => isDeepStrictEqual(earlier, reference)))
+      duplicates.push(String((reference as { uid?: unknown }).uid ?? ''));
+    else kept.push(reference);
+  }
+  if (duplicates.length === 0) return;
+  const where = afterMutatingAdmission ? 'duplicate entries after mutating admission happens' : 'duplicate entries';
+  warnings?.add(
+    `.metadata.ownerReferences contains ${where}; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${duplicates.join(', ')}`,
+  );
+  object.metadata.ownerReferences = kept as typeof references;
 }

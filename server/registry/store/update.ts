@@ -5,8 +5,9 @@
  * The steps of one attempt, in the reference's order (its registry store's Update):
  *
  *   1. the new object from the current one (the caller's: a body, a patch, an apply), in the
- *      storage version with the kind's defaults
- *   2. mutating admission (UPDATE)
+ *      storage version with the kind's defaults, each owner reference a body (not a patch)
+ *      sent twice kept once (with a warning)
+ *   2. mutating admission (UPDATE), then owner references deduplicated again
  *   3. preconditions: a resourceVersion the object carries must be the current one, compared as
  *      numbers (409; one that is no number is a 400); none, or zero, is refused for kinds that
  *      take no unconditional update (422)
@@ -38,7 +39,7 @@ import { admissionAttributes, type WriteRequest } from './admission';
 import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
-import { keepSystemMetadata, pendingFinalizers } from './object-meta';
+import { dedupOwnerReferences, keepSystemMetadata, pendingFinalizers } from './object-meta';
 import {
   groupResourceOf,
   refusedGroupKind,
@@ -210,6 +211,7 @@ async function prepareUpdate(
   const named = namedGroupKind(scope, updated);
   const object = await toStorageVersion(scope, updated);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
+  if (!request.patch) dedupOwnerReferences(object, request.warnings, false);
   // What the write's manager is credited with (step 7): the object as sent and defaulted, as the
   // reference records ownership before admission and its registry change it (the deletion marks
   // it sent, not those kept; no preparation's fields, no hook's).
@@ -222,6 +224,7 @@ async function prepareUpdate(
     oldObject: current,
   });
   await scope.context.admission.admit(attributes);
+  dedupOwnerReferences(object, request.warnings, true);
   // 3. The object's own resourceVersion is a precondition; none (or zero) means "whatever is current".
   const resourceVersion = objectResourceVersion(object.metadata.resourceVersion);
   if (resourceVersion !== 0n) {

@@ -24,6 +24,8 @@ export interface Step {
   readonly contentType?: string;
   /** The Accept header (a Table: `application/json;as=Table;v=v1;g=meta.k8s.io`); absent: none sent. */
   readonly accept?: string;
+  /** More headers, sent as they are (`impersonate-user`: the step asked as that user). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly setup?: boolean;
   /** A setup step asked again until it answers 200 (a custom resource's endpoints come up a moment later). */
   readonly retry?: boolean;
@@ -54,6 +56,7 @@ export async function sendSteps(request: Requester, steps: readonly Step[]): Pro
     const headers: Record<string, string> =
       body === undefined ? {} : { 'content-type': step.contentType ?? 'application/json' };
     if (step.accept !== undefined) headers.accept = step.accept;
+    Object.assign(headers, step.headers);
     const ask = () => request(step.method, step.path, { body, headers });
     const reply = step.retry ? await retryUntil(ask, (answer) => answer.status === 200, 60_000) : await ask();
     const parsed = parsedBody(reply.body);

@@ -441,8 +441,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.addBuiltIn(review);
-  // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
-  // checks before its generic store admits anything.
   const admission = admissionChain([
     rbacEscalationPrevention(authorization.ruleResolver, authorizer),
     ...admissionPlugins.plugins,

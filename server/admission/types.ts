@@ -120,12 +120,18 @@ export interface AdmissionPlugin {
    * ones that keep a reinvocation record do (the in-tree plugins before them are not re-run).
    */
   readonly reinvocable?: boolean;
+  /**
+   * After the mutating phase (its second pass too), on the object as admission leaves it and
+   * before the store fills system metadata and validates it: where the reference's storage
+   * checks a write before its strategy does (RBAC's escalation checks). May only refuse.
+   */
+  admitted?(attributes: AdmissionAttributes): Promise<void>;
   /** Validating phase: may only refuse. */
   validate?(attributes: AdmissionAttributes): Promise<void>;
 }
 
 export interface Admission {
-  /** Every plugin's mutating phase, in order. */
+  /** Every plugin's mutating phase, in order, then every check of the admitted object. */
   admit(attributes: AdmissionAttributes): Promise<void>;
   /** Every plugin's validating phase, in order. */
   validate(attributes: AdmissionAttributes): Promise<void>;
@@ -134,14 +140,17 @@ export interface Admission {
 /** The plugins as one chain, in the given order; an empty list admits everything. */
 export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
   const mutating = plugins.filter((plugin) => plugin.admit !== undefined);
+  const checking = plugins.filter((plugin) => plugin.admitted !== undefined);
   const validating = plugins.filter((plugin) => plugin.validate !== undefined);
   return {
     async admit(attributes) {
       const reinvocation = new Reinvocation();
       for (const plugin of mutating) await plugin.admit!(attributes, reinvocation);
-      if (!reinvocation.shouldReinvoke) return;
-      reinvocation.isReinvoke = true;
-      for (const plugin of mutating) if (plugin.reinvocable) await plugin.admit!(attributes, reinvocation);
+      if (reinvocation.shouldReinvoke) {
+        reinvocation.isReinvoke = true;
+        for (const plugin of mutating) if (plugin.reinvocable) await plugin.admit!(attributes, reinvocation);
+      }
+      for (const plugin of checking) await plugin.admitted!(attributes);
     },
     async validate(attributes) {
       for (const plugin of validating) await plugin.validate!(attributes);

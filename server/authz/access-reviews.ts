@@ -79,7 +79,8 @@ function attributeErrors(spec: ReviewSpec): FieldError[] {
     return [
       invalid(
         path.child('nonResourceAttributes'),
-        spec.nonResourceAttributes,
+        // Printed as the reference prints its internal type, whose members carry no JSON names.
+        { Path: spec.nonResourceAttributes.path ?? '', Verb: spec.nonResourceAttributes.verb ?? '' },
         'cannot be specified in combination with resourceAttributes',
       ),
     ];

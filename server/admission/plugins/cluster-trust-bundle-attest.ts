@@ -5,25 +5,12 @@
  * without a signer name, and an update that only changes the fields the garbage collector
  * manages, need nothing. The plugin does nothing while the ClusterTrustBundle feature is off.
  */
-import type { KubeObject } from '../../../api/objects';
 import type { Authorizer } from '../../authz/types';
 import { forbidden } from '../../status/catalogue';
-import { deepEqual } from '../../status/field-errors';
+import { onlyGarbageCollectorFieldsChange } from '../garbage-collector-fields';
 import { refusedName } from '../refused-name';
 import type { AdmissionPlugin } from '../types';
 import { mayUseSigner } from './certificates';
-
-/** Whether `object` differs from `old` in nothing but owner references, finalizers, selfLink and managed fields. */
-function onlyGarbageCollectorFieldsChange(object: KubeObject, old: KubeObject): boolean {
-  const { ownerReferences, finalizers, selfLink, managedFields } = old.metadata;
-  const carried = { ownerReferences, finalizers, selfLink, managedFields };
-  const metadata: Record<string, unknown> = { ...object.metadata };
-  for (const [field, value] of Object.entries(carried)) {
-    if (value === undefined) delete metadata[field];
-    else metadata[field] = value;
-  }
-  return deepEqual({ ...object, metadata }, old);
-}
 
 export function clusterTrustBundleAttestPlugin(authorizer: Authorizer, featureEnabled: boolean): AdmissionPlugin {
   return {

@@ -1,10 +1,12 @@
 /**
- * Escalation prevention as a validating admission step of the four RBAC kinds: it sees the
- * requesting user and the object as it will be stored. Writes that leave the rules (of a role)
- * or the subjects and role (of a binding) as they were grant nothing new and pass.
+ * Escalation prevention for the four RBAC kinds, checked where the reference's RBAC storage
+ * checks: on the object as admission leaves it, before the store validates it (an invalid role
+ * the user could not grant is refused as forbidden, not as invalid). As in the reference, an
+ * update is checked whole unless it changes only what the garbage collector writes: a user who
+ * may update a binding but does not hold its role's rules may not even relabel it.
  */
 import type { AdmissionPlugin } from '../../admission/types';
-import { deepEqual } from '../../status/field-errors';
+import { onlyGarbageCollectorFieldsChange } from '../../admission/garbage-collector-fields';
 import type { Authorizer } from '../types';
 import { checkBindingWrite, checkRoleWrite } from './escalation';
 import { RBAC_GROUP } from './policy';
@@ -16,27 +18,16 @@ const BINDING_KINDS: ReadonlySet<string> = new Set(['rolebindings', 'clusterrole
 export function rbacEscalationPrevention(resolver: RuleResolver, authorizer: Authorizer): AdmissionPlugin {
   return {
     name: 'RBACEscalationPrevention',
-    async validate(request) {
+    async admitted(request) {
       const { kind, resource, object, oldObject, userInfo: user } = request;
       if (resource.group !== RBAC_GROUP || object === undefined || request.subResource !== '') return;
       if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return;
       const context = { user, resolver, authorizer };
+      if (oldObject !== undefined && onlyGarbageCollectorFieldsChange(object, oldObject)) return;
       if (ROLE_KINDS.has(resource.resource)) {
-        if (
-          oldObject &&
-          deepEqual(object.rules ?? [], oldObject.rules ?? []) &&
-          deepEqual(object.aggregationRule, oldObject.aggregationRule)
-        )
-          return;
         const error = await checkRoleWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
       } else if (BINDING_KINDS.has(resource.resource)) {
-        if (
-          oldObject &&
-          deepEqual(object.subjects ?? [], oldObject.subjects ?? []) &&
-          deepEqual(object.roleRef, oldObject.roleRef)
-        )
-          return;
         const error = await checkBindingWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
       }

@@ -8,7 +8,7 @@
 import type { UserInfo } from '../../../api/user-info';
 import { goQuote } from '../../../api/go-quote';
 import type { KubeObject } from '../../../api/objects';
-import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from './policy';
+import { RBAC_GROUP, roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from './policy';
 import type { PolicySource } from './policy-source';
 import { serviceAccountUsername } from '../../authn/service-account/names';
 
@@ -23,12 +23,12 @@ export interface ResolvedRules {
 export class RuleResolver {
   constructor(private readonly source: PolicySource) {}
 
-  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
+  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor, lookup: RoleLookup = LISTER_LOOKUP): void {
     for (const binding of this.source.clusterRoleBindingsFor(user)) {
       const subject = appliesTo(user, subjectsOf(binding), '');
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);
-      const resolved = this.roleRefRules(ref, '');
+      const resolved = this.roleRefRules(ref, '', lookup);
       const source = `ClusterRoleBinding ${goQuote(binding.metadata.name ?? '')} of ${ref.kind} ${goQuote(ref.name)} to ${describe(subject, '')}`;
       if (!visitAll(source, resolved, visit)) return;
     }
@@ -37,39 +37,68 @@ export class RuleResolver {
       const subject = appliesTo(user, subjectsOf(binding), namespace);
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);
-      const resolved = this.roleRefRules(ref, namespace);
+      const resolved = this.roleRefRules(ref, namespace, lookup);
       const source = `RoleBinding ${goQuote(`${binding.metadata.name}/${namespace}`)} of ${ref.kind} ${goQuote(ref.name)} to ${describe(subject, namespace)}`;
       if (!visitAll(source, resolved, visit)) return;
     }
   }
 
-  rulesFor(user: UserInfo, namespace: string): ResolvedRules {
+  rulesFor(user: UserInfo, namespace: string, lookup: RoleLookup = LISTER_LOOKUP): ResolvedRules {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
-    this.visitRulesFor(user, namespace, (_, rule, error) => {
-      if (rule) rules.push(rule);
-      if (error) errors.push(error);
-      return true;
-    });
+    this.visitRulesFor(
+      user,
+      namespace,
+      (_, rule, error) => {
+        if (rule) rules.push(rule);
+        if (error) errors.push(error);
+        return true;
+      },
+      lookup,
+    );
     return { rules, errors };
   }
 
   /** The rules a role reference grants; a Role is looked up in the binding's namespace. */
-  roleRefRules(ref: RoleRef, namespace: string): { readonly rules: readonly PolicyRule[]; readonly error?: string } {
+  roleRefRules(
+    ref: RoleRef,
+    namespace: string,
+    lookup: RoleLookup = LISTER_LOOKUP,
+  ): { readonly rules: readonly PolicyRule[]; readonly error?: string } {
     let role: KubeObject | undefined;
     if (ref.kind === 'ClusterRole') {
       role = this.source.clusterRole(ref.name);
-      if (role === undefined)
-        return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
+      if (role === undefined) return { rules: [], error: notFoundMessage(lookup.clusterRole, ref.name) };
     } else if (ref.kind === 'Role' && namespace !== '') {
       role = this.source.role(namespace, ref.name);
-      if (role === undefined)
-        return { rules: [], error: `role.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
+      if (role === undefined) return { rules: [], error: notFoundMessage(lookup.role, ref.name) };
     } else {
       return { rules: [], error: `unsupported role reference kind: ${goQuote(ref.kind)}` };
     }
     return { rules: rulesOf(role) };
   }
+}
+
+/**
+ * The resource a missing role's error names. The authorizer reads roles from listers, which name
+ * the kind in the singular; the escalation checks read them from storage, which names the
+ * resource of the request being checked (`rolebindings.rbac.authorization.k8s.io "view" not
+ * found` for a binding to a missing cluster role, as kube-apiserver 1.34.4 answers).
+ */
+export interface RoleLookup {
+  readonly role: string;
+  readonly clusterRole: string;
+}
+
+const LISTER_LOOKUP: RoleLookup = { role: 'role', clusterRole: 'clusterrole' };
+
+/** A lookup from storage on behalf of a request for `resource`. */
+export function storageLookup(resource: string): RoleLookup {
+  return { role: resource, clusterRole: resource };
+}
+
+function notFoundMessage(resource: string, name: string): string {
+  return `${resource}.${RBAC_GROUP} ${goQuote(name)} not found`;
 }
 
 function visitAll(

@@ -14,7 +14,7 @@ import { serviceAccountGroups, splitServiceAccountUsername } from '../authn/serv
 import { forbiddenError } from '../authz/forbidden';
 import { impersonationAttributes, type ImpersonatedPart } from '../authz/impersonation';
 import type { Authorizer } from '../authz/types';
-import { internalError } from '../status/catalogue';
+import { badRequest } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { writeStatus } from '../responsewriters/write-status';
 import { auditImpersonatedUser } from '../audit/record/request-audit';
@@ -57,7 +57,8 @@ export function impersonationRequests(headersDistinct: Record<string, string[] |
   const uid = headersDistinct[UID_HEADER]?.[0] ?? '';
   if (uid !== '') requests.push({ kind: 'UID', name: uid });
   if ((groups.length > 0 || hasExtra || uid !== '') && user === '') {
-    throw internalError(`requested ${goFormat(requests)} without impersonating a user`);
+    // The reference answers this with a bare 500; it is the client's headers that are wrong.
+    throw badRequest(`requested ${goFormat(requests)} without impersonating a user`);
   }
   return requests;
 }

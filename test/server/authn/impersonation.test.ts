@@ -35,8 +35,14 @@ test('a service account without groups gets its own; anonymous gets system:unaut
   ]);
 });
 
-test('groups without a user is the reference 500', () => {
-  expect(() => impersonationRequests({ 'impersonate-group': ['g'] })).toThrow(
-    'Internal error occurred: requested [{Group  g    }] without impersonating a user',
-  );
+test('groups without a user is a bad request (the reference answers a bare 500 with this text)', () => {
+  let thrown: unknown;
+  try {
+    impersonationRequests({ 'impersonate-group': ['g'] });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toMatchObject({
+    status: { code: 400, reason: 'BadRequest', message: 'requested [{Group  g    }] without impersonating a user' },
+  });
 });

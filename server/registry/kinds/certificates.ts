@@ -3,6 +3,7 @@
  * v1alpha1) and PodCertificateRequests (v1alpha1), the last two only while their feature gates are on.
  */
 import { metaTime, type KubeObject } from '../../../api/objects';
+import { copyJson } from '../../json/value';
 import {
   validateCertificateSigningRequest,
   validateCertificateSigningRequestUpdate,
@@ -48,6 +49,17 @@ function recordRequester(csr: KubeObject, { user }: WriteContext): void {
   csr.spec = spec;
 }
 
+/**
+ * A write of the request itself changes nothing of what was asked or decided: the reference's
+ * strategy puts the stored spec back (the status is kept as for every kind with a status).
+ * Otherwise a user who may update requests could change one after its approval, before a
+ * signer reads it.
+ */
+function keepRequest(csr: KubeObject, old: KubeObject): void {
+  if (old.spec === undefined) delete csr.spec;
+  else csr.spec = copyJson(old.spec);
+}
+
 const wallClock = () => new Date();
 
 /** A status write's conditions: the stored decisions kept, missing times filled. */
@@ -77,6 +89,7 @@ export const certificatesKinds: readonly ResourceType[] = [
       statusUpdatePasses: ['create', 'updateRules', 'update'],
       initialStatus: () => ({}),
       prepareForCreate: recordRequester,
+      prepareForUpdate: keepRequest,
       prepareForStatusUpdate: prepareRequestStatus,
       validate: validateCertificateSigningRequest,
       validateUpdate: validateCertificateSigningRequestUpdate,

@@ -3,24 +3,23 @@
  * sent to an in-process capstan (with the flags they were recorded with) in order, each setup step's code and each other step's answer
  * compared with what the reference answered (times and uids masked in a step marked volatile).
  */
-import { readFileSync } from 'node:fs';
 import { startInProcessServer } from './in-process-server';
 import { startServer } from './server';
-import { comparable, RECORDING_FLAGS, sendSteps, withoutVolatile, type Answer, type Step } from './recorded-answers';
+import { comparable, fixtureFlags, readFixture, sendSteps, withoutVolatile, type Answer } from './recorded-answers';
 
 /**
  * `process`: a capstan process instead, for the endpoints only the whole server wires (the
  * authentication ones: TokenRequest, TokenReview, SelfSubjectReview).
  */
 export function testRecordedAnswers(fixture: string, options: { readonly process?: boolean } = {}): void {
-  const steps = JSON.parse(readFileSync(fixture, 'utf8')) as Step[];
+  const read = readFixture(fixture);
+  const { steps } = read;
+  const flags = fixtureFlags(read);
   let server: { request: Parameters<typeof sendSteps>[0]; stop: () => Promise<void> };
   let answers = new Map<string, Answer>();
 
   beforeAll(async () => {
-    server = options.process
-      ? await startServer({ flags: RECORDING_FLAGS })
-      : await startInProcessServer(RECORDING_FLAGS);
+    server = options.process ? await startServer({ flags }) : await startInProcessServer(flags);
     answers = await sendSteps(server.request, steps);
   }, 180_000);
   afterAll(() => server?.stop());

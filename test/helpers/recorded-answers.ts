@@ -4,6 +4,7 @@
  * each answer reduced to what is compared. tools/reference/record-answers.ts records a fixture's
  * answers from kube-apiserver and shows where capstan answers otherwise.
  */
+import { readFileSync } from 'node:fs';
 import type { HttpResult } from './server';
 import { retryUntil } from './wait-for';
 
@@ -35,6 +36,31 @@ export interface Step {
   readonly volatile?: boolean;
   readonly code: number;
   readonly answer?: unknown;
+}
+
+/**
+ * A fixture: its steps, as a list, or with the flags both servers need for them besides
+ * RECORDING_FLAGS (`{"flags": ["--authorization-mode=Node,RBAC"], "steps": [...]}`).
+ */
+export interface Fixture {
+  /** Only the fixture's own flags: RECORDING_FLAGS go before them. */
+  readonly flags: readonly string[];
+  readonly steps: readonly Step[];
+}
+
+export function readFixture(file: string): Fixture {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Step[] | { flags?: string[]; steps: Step[] };
+  return Array.isArray(parsed) ? { flags: [], steps: parsed } : { flags: parsed.flags ?? [], steps: parsed.steps };
+}
+
+/** A fixture as it is written: a list of steps when it has no flags of its own. */
+export function fixtureText(flags: readonly string[], steps: readonly unknown[]): string {
+  return `${JSON.stringify(flags.length === 0 ? steps : { flags, steps }, null, 2)}\n`;
+}
+
+/** The flags a server answers a fixture with. */
+export function fixtureFlags(fixture: Fixture): string[] {
+  return [...RECORDING_FLAGS, ...fixture.flags];
 }
 
 export interface Answer {

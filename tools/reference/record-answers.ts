@@ -6,28 +6,32 @@
  * of the reference's answers are recorded and re-recorded (steps may be written without them).
  *
  * Each runs on an etcd of its own started here, from an empty store; the reference
- * built by build-kube-apiserver.sh, capstan from dist/, both with RECORDING_FLAGS.
+ * built by build-kube-apiserver.sh, capstan from dist/, both with RECORDING_FLAGS and the
+ * fixture's own flags.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { startEtcd } from '../../test/helpers/etcd';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer } from '../../test/helpers/server';
 import {
   comparable,
-  RECORDING_FLAGS,
+  fixtureFlags,
+  fixtureText,
+  readFixture,
   sendSteps,
   withoutVolatile,
-  type Step,
 } from '../../test/helpers/recorded-answers';
 
 async function main(file: string, write: boolean): Promise<number> {
-  const steps = JSON.parse(readFileSync(file, 'utf8')) as Step[];
+  const fixture = readFixture(file);
+  const { steps } = fixture;
+  const flags = fixtureFlags(fixture);
   // An etcd each, both under the default prefix: storage keys in messages are then the same.
   const etcds = [await startEtcd(), await startEtcd()];
   try {
-    const reference = await startReferenceApiserver({ etcdServers: etcds[0].endpoints, flags: RECORDING_FLAGS });
-    const capstan = await startServer({ etcdServers: etcds[1].endpoints, flags: RECORDING_FLAGS });
+    const reference = await startReferenceApiserver({ etcdServers: etcds[0].endpoints, flags });
+    const capstan = await startServer({ etcdServers: etcds[1].endpoints, flags });
     try {
       const theirs = await sendSteps(reference.request, steps);
       const ours = await sendSteps(capstan.request, steps);
@@ -54,7 +58,7 @@ async function main(file: string, write: boolean): Promise<number> {
             ? { ...request, code: reply?.code }
             : { ...request, code: reply?.code, answer: reply?.answer };
         });
-        writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
+        writeFileSync(file, fixtureText(fixture.flags, recorded));
       }
       return differences === 0 ? 0 : 1;
     } finally {

@@ -97,7 +97,10 @@ export async function startReferenceApiserver(options: {
       `--tls-private-key-file=${join(pkiDir, 'serving.key')}`,
       `--client-ca-file=${join(pkiDir, 'ca.crt')}`,
       ...serviceAccountKeyFlags(pkiDir),
-      '--authorization-mode=RBAC',
+      // Its flag is a list that adds up: a mode given by the caller replaces this one.
+      ...((options.flags ?? []).some((flag) => flag.startsWith('--authorization-mode'))
+        ? []
+        : ['--authorization-mode=RBAC']),
       ...(options.flags ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },

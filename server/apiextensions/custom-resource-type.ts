@@ -108,10 +108,11 @@ function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | un
  */
 function refuseCreate(group: string, resource: string): HandlerFactory {
   return () => async () => {
-    const { code, reason, details } = methodNotSupported({ group, resource }, 'create').status;
+    const refused = methodNotSupported({ group, resource }, 'create');
+    const { code, details } = refused.status;
     throw new StatusError({
       code,
-      reason,
+      reason: refused.reason,
       details,
       message: 'create not allowed while custom resource definition is terminating',
     });

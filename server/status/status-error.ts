@@ -29,8 +29,8 @@ export interface Status {
   readonly metadata: { readonly continue?: string };
   readonly status: 'Failure';
   readonly message: string;
-  /** Empty for errors the server could not classify (the reference's StatusReasonUnknown). */
-  readonly reason: string;
+  /** Absent for errors the server could not classify (the reference's StatusReasonUnknown, omitted when empty). */
+  readonly reason?: string;
   readonly details?: StatusDetails;
   readonly code: number;
 }
@@ -55,7 +55,7 @@ export class StatusError extends Error {
       metadata: init.continueToken === undefined ? {} : { continue: init.continueToken },
       status: 'Failure',
       message: wellFormed(init.message),
-      reason: init.reason,
+      ...(init.reason === '' ? {} : { reason: init.reason }),
       details: init.details === undefined ? undefined : withoutEmptyFields(init.details),
       code: init.code,
     };
@@ -66,7 +66,7 @@ export class StatusError extends Error {
   }
 
   get reason(): string {
-    return this.status.reason;
+    return this.status.reason ?? '';
   }
 }
 

@@ -11,8 +11,10 @@
  *     <namespace>: tier=web
  */
 import type { ObjectStorage } from '../../../storage/objects/types';
-import { parseLabelSelector, SelectorParseError } from '../../selectors/label-selector';
+import { SelectorParseError } from '../../selectors/label-selector';
 import { forbidden } from '../../status/catalogue';
+import { FieldPath, invalid } from '../../status/field-errors';
+import { isQualifiedName, isValidLabelValue } from '../../validation/names';
 import { AdmissionConfigError } from '../config-error';
 import { getCached, writes } from '../lookup';
 import { refusedName } from '../refused-name';
@@ -23,12 +25,26 @@ const CLUSTER_DEFAULT = 'clusterDefaultNodeSelector';
 
 type Labels = Record<string, string>;
 
-/** The reference's ConvertSelectorToLabelsMap: `k=v` pairs only. */
+/**
+ * The reference's ConvertSelectorToLabelsMap: `k=v` pairs split on `,` and `=` (no selector
+ * syntax: `a==b` and `a in (b)` are no pairs), each key and value trimmed and checked as a
+ * label's. The errors read as the reference's, whose paths are unset (`<nil>`, `[key]`).
+ */
 function labelsOf(selector: string): Labels {
   const labels: Labels = {};
-  for (const requirement of parseLabelSelector(selector)) {
-    if (requirement.operator !== '=') throw new SelectorParseError(`invalid selector: ${selector}`);
-    labels[requirement.key] = requirement.values[0];
+  if (selector === '') return labels;
+  for (const pair of selector.split(',')) {
+    const parts = pair.split('=');
+    if (parts.length !== 2) throw new SelectorParseError(`invalid selector: [${parts.join(' ')}]`);
+    const key = parts[0].trim();
+    const value = parts[1].trim();
+    const keyErrors = isQualifiedName(key);
+    if (keyErrors.length > 0)
+      throw new SelectorParseError(`<nil>: ${invalid(FieldPath.root(), key, keyErrors.join('; ')).detail}`);
+    const valueErrors = isValidLabelValue(value);
+    if (valueErrors.length > 0)
+      throw new SelectorParseError(`[${key}]: ${invalid(FieldPath.root(), value, valueErrors.join('; ')).detail}`);
+    labels[key] = value;
   }
   return labels;
 }

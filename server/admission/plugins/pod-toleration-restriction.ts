@@ -18,7 +18,8 @@
 import type { KubeObject } from '../../../api/objects';
 import { podQOSClass } from '../../registry/defaults/pod';
 import type { FeatureEnabled } from '../../registry/types';
-import { internalError, notFound, unclassified } from '../../status/catalogue';
+import { forbidden, internalError, notFound, unclassified } from '../../status/catalogue';
+import { refusedName } from '../refused-name';
 import { fieldErrorText } from '../../status/field-error';
 import { FieldPath } from '../../status/field-errors';
 import { validateTolerations, type Toleration } from '../../validation/pod-scheduling';
@@ -144,7 +145,11 @@ export function podTolerationRestrictionPlugin(
     const [whitelist, scope] = own === undefined ? [configuration.whitelist, 'cluster'] : [own, 'namespace'];
     if (whitelist.length === 0) return;
     if (tolerations.every((toleration) => whitelist.some((allowed) => covers(allowed, toleration)))) return;
-    throw unclassified(
+    // The reference returns this refusal as a bare error, which its handler answers with a 500;
+    // it is the pod that is refused, so a 403 with the same words.
+    throw forbidden(
+      { group: '', resource: 'pods' },
+      refusedName(attributes),
       `pod tolerations (possibly merged with namespace default tolerations) conflict with its ${scope} whitelist`,
     );
   }

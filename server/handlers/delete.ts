@@ -91,6 +91,8 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     });
     auditDeleteOptions(req, body);
     const request = { ...writeRequestOf(options, req), key: objectKeyOf(scope, info) };
+    const refusal = scope.type.deleteRefusal?.(info.name);
+    if (refusal !== undefined) throw forbidden(groupResourceOf(scope.type), info.name, refusal);
     let outcome: DeleteOutcome;
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true)
       await authorizeUnsafeDelete(scope, { info, user: req.user });

@@ -266,6 +266,12 @@ export interface ResourceType {
   /** A `Warning` for a DELETE that says nothing of dependents (Jobs: their pods are kept). */
   readonly unsetPropagationWarning?: string;
   /**
+   * Why a DELETE of the object named is refused before it is looked up (the system
+   * PriorityClasses), as the reference's storage for the kind refuses it; undefined to go on.
+   * A DELETE of the collection does not ask, as the reference's does not.
+   */
+  readonly deleteRefusal?: (name: string) => string | undefined;
+  /**
    * Fields no write to the main resource owns, though it may send them: the reference's reset
    * fields of its strategy (CSRs: spec and status), each a path of field names. Absent: status
    * where it has an endpoint of its own, as most strategies have it. See mainResetFieldsOf.

@@ -94,6 +94,7 @@ export interface KindDeclaration {
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
   readonly unsetPropagationWarning?: string;
+  readonly deleteRefusal?: ResourceType['deleteRefusal'];
   readonly mainResetFields?: ResourceType['mainResetFields'];
   readonly statusResetFields?: ResourceType['statusResetFields'];
   readonly allowCreateOnUpdate?: true;
@@ -175,6 +176,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
     ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),
+    ...(declaration.deleteRefusal ? { deleteRefusal: declaration.deleteRefusal } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
     ...(declaration.requiresResourceVersionOnUpdate ? { requiresResourceVersionOnUpdate: true } : {}),
     ...(declaration.mainResetFields ? { mainResetFields: declaration.mainResetFields } : {}),

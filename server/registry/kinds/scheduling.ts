@@ -3,7 +3,11 @@ import type { ResourceType } from '../types';
 import { fill, type Json } from '../defaults/fill';
 import { defineKind } from './define';
 import { priorityClassPrinter } from '../../table/printers';
-import { validatePriorityClass, validatePriorityClassUpdate } from '../../validation/scheduling';
+import {
+  SYSTEM_PRIORITY_CLASSES,
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+} from '../../validation/scheduling';
 
 export const schedulingKinds: readonly ResourceType[] = [
   defineKind({
@@ -13,6 +17,10 @@ export const schedulingKinds: readonly ResourceType[] = [
     kind: 'PriorityClass',
     namespaced: false,
     shortNames: ['pc'],
+    deleteRefusal: (name) =>
+      SYSTEM_PRIORITY_CLASSES.some((spc) => spc.metadata.name === name)
+        ? 'this is a system priority class and cannot be deleted'
+        : undefined,
     behaviour: {
       defaults: (priorityClass) => void fill(priorityClass as Json, 'preemptionPolicy', 'PreemptLowerPriority'),
       // Generation 1 on create, then never bumped: the reference's strategy sets it so and no more.

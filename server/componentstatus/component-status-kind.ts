@@ -15,7 +15,7 @@ import {
   type ResourceRequest,
 } from '../handlers/scope';
 import '../request/request-context';
-import { defineKind, selectable } from '../registry/kinds/define';
+import { defineKind } from '../registry/kinds/define';
 import type { ResourceType } from '../registry/types';
 import { queryOf } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
@@ -33,7 +33,6 @@ export function componentStatusKind(components: readonly ProbedComponent[]): Res
     namespaced: false,
     shortNames: ['cs'],
     verbs: ['get', 'list'],
-    selectableFields: selectable('metadata.name'),
     deprecatedVersions: { v1: 'v1 ComponentStatus is deprecated in v1.19+' },
   });
   const get =

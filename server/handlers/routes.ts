@@ -19,7 +19,7 @@ import {
   type Verb,
 } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
-import { methodNotAllowed } from '../status/catalogue';
+import { methodNotAllowed, methodNotSupported } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
@@ -134,6 +134,19 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
+/** Whether the request came by the legacy `/watch/` path rather than `?watch=true`. */
+function isWatchPath(info: RequestInfo): boolean {
+  const version = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${info.apiGroup}/${info.apiVersion}`;
+  return info.path.startsWith(`${version}/watch/`);
+}
+
+function refuseWatch(type: ResourceType): ResourceHandler {
+  return async ({ req }) => {
+    req.resume();
+    throw methodNotSupported(groupResourceOf(type), 'watch');
+  };
+}
+
 function pick(
   type: ResourceType,
   handlers: ServedHandlers,
@@ -162,6 +175,12 @@ function pick(
     if (!ROUTED_METHODS.has(method)) return 'not-allowed';
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
+    if (verb === 'watch' && !type.verbs.includes('watch') && type.verbs.includes('list')) {
+      // No `/watch/` route for a kind that cannot be watched (404); on its collection's route
+      // the list handler refuses the watch, naming the kind (componentstatuses).
+      if (isWatchPath(info)) return undefined;
+      return refuseWatch(type);
+    }
     if (!type.verbs.includes(verb)) return 'not-allowed';
     // The reference routes HEAD to no built-in resource (only to the proxies, which pass any
     // method on); its custom resource handler serves by verb, HEAD as GET.

@@ -3,6 +3,8 @@
  * sent to an in-process capstan (with the flags they were recorded with) in order, each setup step's code and each other step's answer
  * compared with what the reference answered (times and uids masked in a step marked volatile).
  */
+import type { HttpsFixture } from '../server/authn/https-fixture';
+import { startAnsweringWebhook, webhookSubstitutions } from './answering-webhook';
 import { startInProcessServer } from './in-process-server';
 import { startServer } from './server';
 import { comparable, fixtureFlags, readFixture, sendSteps, withoutVolatile, type Answer } from './recorded-answers';
@@ -16,13 +18,18 @@ export function testRecordedAnswers(fixture: string, options: { readonly process
   const { steps } = read;
   const flags = fixtureFlags(read);
   let server: { request: Parameters<typeof sendSteps>[0]; stop: () => Promise<void> };
+  let webhook: HttpsFixture | undefined;
   let answers = new Map<string, Answer>();
 
   beforeAll(async () => {
+    webhook = read.webhook ? await startAnsweringWebhook() : undefined;
     server = options.process ? await startServer({ flags }) : await startInProcessServer(flags);
-    answers = await sendSteps(server.request, steps);
+    answers = await sendSteps(server.request, steps, webhook === undefined ? {} : webhookSubstitutions(webhook));
   }, 180_000);
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    await webhook?.close();
+  });
 
   const setup = steps.filter((step) => step.setup);
   if (setup.length > 0)

@@ -28,8 +28,11 @@ export interface Step {
   /** More headers, sent as they are (`impersonate-user`: the step asked as that user). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly setup?: boolean;
-  /** A setup step asked again until it answers 200 (a custom resource's endpoints come up a moment later). */
-  readonly retry?: boolean;
+  /**
+   * Asked again until it answers 200, or the code given (a custom resource's endpoints come up a
+   * moment later; the reference's admission reads webhook configurations from an informer).
+   */
+  readonly retry?: boolean | number;
   /** `status`: the answer's status only; `warnings`: the Warning headers it sent, not its body. */
   readonly only?: 'status' | 'warnings';
   /** The answer holds what differs between any two runs (a time, a uid): compared with those masked. */
@@ -45,17 +48,25 @@ export interface Step {
 export interface Fixture {
   /** Only the fixture's own flags: RECORDING_FLAGS go before them. */
   readonly flags: readonly string[];
+  /** Its steps call the test's admission webhook (test/helpers/answering-webhook.ts). */
+  readonly webhook: boolean;
   readonly steps: readonly Step[];
 }
 
 export function readFixture(file: string): Fixture {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Step[] | { flags?: string[]; steps: Step[] };
-  return Array.isArray(parsed) ? { flags: [], steps: parsed } : { flags: parsed.flags ?? [], steps: parsed.steps };
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as
+    Step[] | { flags?: string[]; webhook?: boolean; steps: Step[] };
+  return Array.isArray(parsed)
+    ? { flags: [], webhook: false, steps: parsed }
+    : { flags: parsed.flags ?? [], webhook: parsed.webhook ?? false, steps: parsed.steps };
 }
 
-/** A fixture as it is written: a list of steps when it has no flags of its own. */
-export function fixtureText(flags: readonly string[], steps: readonly unknown[]): string {
-  return `${JSON.stringify(flags.length === 0 ? steps : { flags, steps }, null, 2)}\n`;
+/** A fixture as it is written: a list of steps when it has nothing else. */
+export function fixtureText(fixture: Omit<Fixture, 'steps'>, steps: readonly unknown[]): string {
+  const { flags, webhook } = fixture;
+  const plain = flags.length === 0 && !webhook;
+  const text = plain ? steps : { ...(flags.length > 0 ? { flags } : {}), ...(webhook ? { webhook } : {}), steps };
+  return `${JSON.stringify(text, null, 2)}\n`;
 }
 
 /** The flags a server answers a fixture with. */
@@ -74,18 +85,38 @@ type Requester = (
   options: { body?: string | Buffer; headers?: Record<string, string> },
 ) => Promise<HttpResult>;
 
-/** Sends the steps in order, one at a time (the setup steps make what the later ones read), answers by step name. */
-export async function sendSteps(request: Requester, steps: readonly Step[]): Promise<Map<string, Answer>> {
+/**
+ * Sends the steps in order, one at a time (the setup steps make what the later ones read), answers
+ * by step name. `substitutions`: placeholders in the steps' paths and bodies and what they stand
+ * for this run (a webhook's address), which the answers name by placeholder again.
+ */
+export async function sendSteps(
+  request: Requester,
+  steps: readonly Step[],
+  substitutions: Readonly<Record<string, string>> = {},
+): Promise<Map<string, Answer>> {
+  const replacements = Object.entries(substitutions);
+  const filled = (text: string) => replacements.reduce((out, [name, value]) => out.replaceAll(name, value), text);
+  const named = (text: string) => replacements.reduce((out, [name, value]) => out.replaceAll(value, name), text);
   const answers = new Map<string, Answer>();
   for (const step of steps) {
-    const body = step.bodyBase64 !== undefined ? Buffer.from(step.bodyBase64, 'base64') : step.body;
+    const body =
+      step.bodyBase64 !== undefined
+        ? Buffer.from(step.bodyBase64, 'base64')
+        : step.body === undefined
+          ? undefined
+          : filled(step.body);
     const headers: Record<string, string> =
       body === undefined ? {} : { 'content-type': step.contentType ?? 'application/json' };
     if (step.accept !== undefined) headers.accept = step.accept;
     Object.assign(headers, step.headers);
-    const ask = () => request(step.method, step.path, { body, headers });
-    const reply = step.retry ? await retryUntil(ask, (answer) => answer.status === 200, 60_000) : await ask();
-    const parsed = parsedBody(reply.body);
+    const ask = () => request(step.method, filled(step.path), { body, headers });
+    const wanted = step.retry === true ? 200 : step.retry;
+    const reply =
+      wanted === undefined || wanted === false
+        ? await ask()
+        : await retryUntil(ask, (answer) => answer.status === wanted, 60_000);
+    const parsed = parsedBody(named(reply.body));
     const warnings = reply.headers.warning;
     answers.set(step.name, {
       code: reply.status,
@@ -93,7 +124,7 @@ export async function sendSteps(request: Requester, steps: readonly Step[]): Pro
         step.only === 'status'
           ? (parsed as { status?: unknown }).status
           : step.only === 'warnings'
-            ? [warnings ?? []].flat()
+            ? [warnings ?? []].flat().map(named)
             : parsed,
     });
   }

@@ -11,6 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { startAnsweringWebhook, webhookSubstitutions } from '../../test/helpers/answering-webhook';
 import { startEtcd } from '../../test/helpers/etcd';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer } from '../../test/helpers/server';
@@ -29,12 +30,14 @@ async function main(file: string, write: boolean): Promise<number> {
   const flags = fixtureFlags(fixture);
   // An etcd each, both under the default prefix: storage keys in messages are then the same.
   const etcds = [await startEtcd(), await startEtcd()];
+  const webhook = fixture.webhook ? await startAnsweringWebhook() : undefined;
+  const substitutions = webhook === undefined ? {} : webhookSubstitutions(webhook);
   try {
     const reference = await startReferenceApiserver({ etcdServers: etcds[0].endpoints, flags });
     const capstan = await startServer({ etcdServers: etcds[1].endpoints, flags });
     try {
-      const theirs = await sendSteps(reference.request, steps);
-      const ours = await sendSteps(capstan.request, steps);
+      const theirs = await sendSteps(reference.request, steps, substitutions);
+      const ours = await sendSteps(capstan.request, steps, substitutions);
       let differences = 0;
       for (const step of steps) {
         const expected = theirs.get(step.name);
@@ -58,7 +61,7 @@ async function main(file: string, write: boolean): Promise<number> {
             ? { ...request, code: reply?.code }
             : { ...request, code: reply?.code, answer: reply?.answer };
         });
-        writeFileSync(file, fixtureText(fixture.flags, recorded));
+        writeFileSync(file, fixtureText(fixture, recorded));
       }
       return differences === 0 ? 0 : 1;
     } finally {
@@ -66,6 +69,7 @@ async function main(file: string, write: boolean): Promise<number> {
       await reference.stop();
     }
   } finally {
+    await webhook?.close();
     await Promise.all(etcds.map((etcd) => etcd.stop()));
   }
 }

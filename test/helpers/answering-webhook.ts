@@ -1,0 +1,135 @@
+/**
+ * An admission webhook for recorded answers (a fixture with `"webhook": true`): served over
+ * HTTPS by the test, with a fixed answer for each path, so that kube-apiserver and capstan are
+ * asked the same thing and told the same thing. Steps name it by placeholders: WEBHOOK_URL and
+ * WEBHOOK_CA_BUNDLE (webhookSubstitutions).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resetConnection, sendJson, startHttpsFixture, type HttpsFixture } from '../server/authn/https-fixture';
+
+interface Review {
+  readonly apiVersion?: string;
+  readonly request?: { readonly uid?: string; readonly object?: { metadata?: { labels?: Record<string, string> } } };
+}
+
+const base64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
+
+/** The response part of each path's answer; undefined for the paths that answer otherwise. */
+function responseFor(path: string, review: Review): Record<string, unknown> | undefined {
+  const labels = review.request?.object?.metadata?.labels;
+  switch (path) {
+    case '/allow':
+      return { allowed: true };
+    case '/deny':
+      return { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'denied by the test webhook' } };
+    case '/deny-bare':
+      return { allowed: false };
+    case '/deny-invalid':
+      return {
+        allowed: false,
+        status: {
+          code: 422,
+          reason: 'Invalid',
+          message: 'the test webhook finds it invalid',
+          details: { causes: [{ field: 'data.x', message: 'not allowed' }] },
+        },
+      };
+    case '/deny-code-only':
+      return { allowed: false, status: { code: 409 } };
+    case '/warn':
+      return { allowed: true, warnings: ['first warning', 'second "quoted" warning'] };
+    case '/patch-label':
+      return {
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: base64(
+          labels === undefined
+            ? [{ op: 'add', path: '/metadata/labels', value: { patched: 'yes' } }]
+            : [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }],
+        ),
+      };
+    case '/patch-not-json':
+      return { allowed: true, patchType: 'JSONPatch', patch: base64('not json') };
+    case '/patch-bad-op':
+      return { allowed: true, patchType: 'JSONPatch', patch: base64([{ op: 'nope', path: '/data/x', value: 'y' }]) };
+    case '/patch-missing-path':
+      return {
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: base64([{ op: 'replace', path: '/data/none', value: 'y' }]),
+      };
+    case '/patch-without-type':
+      return { allowed: true, patch: base64([{ op: 'add', path: '/data', value: { x: 'y' } }]) };
+    case '/patch-invalid-object':
+      return { allowed: true, patchType: 'JSONPatch', patch: base64([{ op: 'add', path: '/data', value: 'text' }]) };
+    case '/patch-name':
+      return {
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: base64([{ op: 'replace', path: '/metadata/name', value: 'renamed' }]),
+      };
+    case '/patch-on-validating':
+      return {
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: base64([{ op: 'add', path: '/data', value: { x: 'y' } }]),
+      };
+  }
+  return undefined;
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
+  const path = new URL(req.url ?? '/', 'https://webhook').pathname;
+  let review: Review = {};
+  try {
+    review = JSON.parse(body) as Review;
+  } catch {
+    // An unreadable review is answered as any other: by path.
+  }
+  const uid = review.request?.uid;
+  const reviewOf = (response: Record<string, unknown>, apiVersion = 'admission.k8s.io/v1') => ({
+    apiVersion,
+    kind: 'AdmissionReview',
+    response: { uid, ...response },
+  });
+  const response = responseFor(path, review);
+  if (response !== undefined) return sendJson(res, 200, reviewOf(response));
+  switch (path) {
+    case '/wrong-uid':
+      return sendJson(res, 200, reviewOf({ allowed: true, uid: 'not-the-request' }));
+    case '/no-response':
+      return sendJson(res, 200, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' });
+    case '/wrong-kind':
+      return sendJson(res, 200, { ...reviewOf({ allowed: true }), kind: 'Foo' });
+    case '/wrong-version':
+      return sendJson(res, 200, reviewOf({ allowed: true }, 'admission.k8s.io/v1beta1'));
+    case '/not-json':
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return void res.end('this is not json');
+    case '/http-500':
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      return void res.end('the webhook broke');
+    case '/http-403-status':
+      return sendJson(res, 403, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        message: 'the webhook refuses you',
+        reason: 'Forbidden',
+        code: 403,
+      });
+    case '/reset':
+      return resetConnection(req);
+  }
+  sendJson(res, 404, { message: `no answer at ${path}` });
+}
+
+export async function startAnsweringWebhook(): Promise<HttpsFixture> {
+  return startHttpsFixture(answer);
+}
+
+/** The placeholders a webhook fixture's steps use, with what they stand for. */
+export function webhookSubstitutions(webhook: HttpsFixture): Readonly<Record<string, string>> {
+  return { WEBHOOK_URL: webhook.url, WEBHOOK_CA_BUNDLE: Buffer.from(webhook.caPem).toString('base64') };
+}

@@ -371,8 +371,8 @@ export interface DeleteOptionsFeatures {
 
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
-/** The struct the reference reads a body's version and kind into, as Go prints its type. */
-const GO_TYPE_META =
+/** The struct the reference's decoders read a body's apiVersion and kind into, as Go prints its type. */
+export const GO_TYPE_META =
   'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** Each DeleteOptions field this server reads, and the Go type the reference decodes it into (null is nil). */

@@ -39,6 +39,7 @@ import { openUpstream, type UpstreamAnswer, type UpstreamInit } from '../proxy/u
 import { admitConnect } from '../registry/store/admission';
 import { parseBool, parseInteger, queryOf, type QueryParameters } from '../request/query';
 import { badRequest, internalError, notFound, serviceUnavailable, unclassified } from '../status/catalogue';
+import { genericServerResponse } from '../status/server-response';
 import { StatusError } from '../status/status-error';
 import type { Verb } from '../registry/types';
 import { featureEnabled } from '../config/feature-enabled';
@@ -143,32 +144,17 @@ async function nodeOfPod(scope: HandlerScope, nodeName: string): Promise<KubeObj
 /** Up to this much of a refusing kubelet's body becomes the error's message, as the reference reads. */
 const MAX_ERROR_BODY_BYTES = 4096;
 
-/** What the reference's GenericHttpResponseChecker makes of a kubelet's non-2xx answer. */
-const ANSWER_REASONS: Readonly<Record<number, readonly [string, string]>> = {
-  404: ['NotFound', 'the server could not find the requested resource'],
-  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
-  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
-  409: ['Conflict', 'the server reported a conflict'],
-  422: ['Invalid', 'the server rejected our request due to an error in our request'],
-  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
-  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
-  504: [
-    'Timeout',
-    'the server was unable to return a response in the time allotted, but may still be processing the request',
-  ],
-};
-
 function kubeletAnswerError(code: number, body: string, name: string): StatusError {
+  // The reference's GenericHttpResponseChecker keeps a kubelet's own words for 500 and 400.
   if (code === 500) return internalError(body);
   if (code === 400) return badRequest(body);
-  const [reason, text] =
-    code === 403
-      ? ['Forbidden', body]
-      : (ANSWER_REASONS[code] ??
-        (code >= 500
-          ? ['InternalError', `an error on the server (${goQuote(body)}) has prevented the request from succeeding`]
-          : ['', `the server responded with the status code ${code} but did not return more information`]));
-  return new StatusError({ code, reason, message: `${text} ( pods/log ${name})`, details: { name, kind: 'pods/log' } });
+  const { reason, message } = genericServerResponse(code, 'GET', body);
+  return new StatusError({
+    code,
+    reason,
+    message: `${message} ( pods/log ${name})`,
+    details: { name, kind: 'pods/log' },
+  });
 }
 
 /**

@@ -5,16 +5,27 @@
  * its timeout; the review's response back. Failures are errors for the caller's failure policy.
  */
 import { posix } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { postJson, type PostDestination } from '../../webhook-client/post-json';
 import { endpointOrigin, resolveServiceEndpoint } from '../../proxy/service-endpoint';
 import type { StorageOf } from '../lookup';
 import type { WebhookClientConfig } from './types';
+import { goJSONSyntaxError, goTypeOf } from '../../../api/go-json-syntax';
+import { goQuote } from '../../../api/go-quote';
+import { GO_TYPE_META } from '../../request/query';
+import { genericServerResponse } from '../../status/server-response';
+import type { StatusDetails } from '../../status/status-error';
 
 /** The answer part of an AdmissionReview. */
 export interface AdmissionResponse {
   readonly uid?: string;
   readonly allowed?: boolean;
-  readonly status?: { readonly code?: number; readonly message?: string; readonly reason?: string };
+  readonly status?: {
+    readonly code?: number;
+    readonly message?: string;
+    readonly reason?: string;
+    readonly details?: StatusDetails;
+  };
   readonly patch?: string;
   readonly patchType?: string;
   readonly warnings?: readonly string[];
@@ -73,8 +84,10 @@ export function requestPath(path: string): string {
 const DEADLINE_GRACE_MS = 100;
 
 /**
- * POSTs the review and resolves with its response; rejects on transport errors, non-2xx, bad
- * bodies and the timeout: the webhook's own, or the request's deadline when that comes first.
+ * POSTs the review and resolves with the AdmissionReview answered (its response not yet
+ * checked: see dispatch.ts); rejects on transport errors, non-2xx, bodies that are no v1
+ * AdmissionReview and the timeout: the webhook's own, or the request's deadline when that
+ * comes first.
  */
 export async function callWebhook(options: {
   readonly config: WebhookClientConfig;
@@ -83,7 +96,7 @@ export async function callWebhook(options: {
   /** The request's deadline (epoch ms). */
   readonly deadline?: number;
   readonly storageOf: StorageOf;
-}): Promise<AdmissionResponse> {
+}): Promise<{ readonly response?: AdmissionResponse }> {
   const destination = await webhookDestination(options.config, options.storageOf);
   const ownTimeoutMs = options.timeoutSeconds * 1000;
   const timeoutMs = Math.min(ownTimeoutMs, options.deadline === undefined ? Infinity : options.deadline - Date.now());
@@ -95,8 +108,46 @@ export async function callWebhook(options: {
     timeoutMs: Math.max(0, timeoutMs) + (cutByDeadline ? DEADLINE_GRACE_MS : 0),
     maxAnswerBytes: MAX_RESPONSE_BYTES,
   });
-  if (answer.status < 200 || answer.status >= 300) throw new Error(`the server responded with status ${answer.status}`);
-  const review = JSON.parse(answer.body.toString('utf8')) as { response?: AdmissionResponse };
-  if (!review.response) throw new Error('the webhook answered no response');
-  return review.response;
+  const text = answer.body.toString('utf8');
+  if (answer.status < 200 || answer.status >= 300) throw new Error(refusalMessage(answer.status, text));
+  return decodeReview(text);
+}
+
+/** What the reference's REST client makes of a webhook's answer that is no success: its Status's words, else the code's. */
+function refusalMessage(code: number, text: string): string {
+  try {
+    const status = JSON.parse(text) as { kind?: unknown; message?: unknown } | null;
+    if (status?.kind === 'Status' && typeof status.message === 'string' && status.message !== '') return status.message;
+  } catch {
+    // Not a Status: the code speaks.
+  }
+  return genericServerResponse(code, 'POST', text).message;
+}
+
+/** The AdmissionReview a webhook answered, read as the reference's decoder reads it into v1, or why it cannot be. */
+function decodeReview(text: string): { readonly response?: AdmissionResponse } {
+  let review: unknown;
+  try {
+    review = JSON.parse(text);
+  } catch {
+    // The reference's decoder takes YAML too: text that is no JSON may still be a YAML scalar.
+    try {
+      review = parseYaml(text);
+    } catch {
+      throw new Error(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text)}`);
+    }
+  }
+  if (review === null || typeof review !== 'object' || Array.isArray(review))
+    throw new Error(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(review)} into Go value of type ${GO_TYPE_META}`,
+    );
+  const { apiVersion = '', kind = '' } = review as { apiVersion?: unknown; kind?: unknown };
+  if (kind === '') throw new Error(`Object 'Kind' is missing in '${text}'`);
+  if (kind === 'AdmissionReview' && apiVersion === 'admission.k8s.io/v1beta1')
+    throw new Error('converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion');
+  if (kind !== 'AdmissionReview' || apiVersion !== 'admission.k8s.io/v1')
+    throw new Error(
+      `no kind ${goQuote(String(kind))} is registered for version ${goQuote(String(apiVersion))} in scheme "pkg/runtime/scheme.go:110"`,
+    );
+  return review as { response?: AdmissionResponse };
 }

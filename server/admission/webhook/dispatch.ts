@@ -36,11 +36,16 @@ import {
   type AdmissionPlugin,
   type ReinvocationRecord,
 } from '../types';
+import type { ResourceType } from '../../registry/types';
+import { definitionsOfType } from '../../registry/type-definitions';
+import { schemaData } from '../../schema/definitions';
+import { typeAgainstSchema, type Definitions } from '../../validation/decode';
 import { callWebhook, type AdmissionResponse } from './client';
 import { compileMatchCondition } from '../../validation/admission-cel/match-conditions';
 import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../api/objects';
+import { goJSONSyntaxError } from '../../../api/go-json-syntax';
 import { goQuote } from '../../../api/go-quote';
 import type { GroupVersion } from '../../../api/identity';
 import { compareStrings } from '../../string-order';
@@ -138,15 +143,48 @@ function denial(name: string, response: AdmissionResponse): StatusError {
     : status.reason
       ? `${deniedBy}: ${status.reason}`
       : `${deniedBy} without explanation`;
+  // The webhook's status is passed on whole, its details with it.
   return new StatusError({
     code: !status.code || status.code < 400 ? 400 : status.code,
     reason: status.reason ?? '',
     message,
+    ...(status.details === undefined ? {} : { details: status.details }),
   });
 }
 
-function callFailure(name: string, error: unknown): StatusError {
-  return internalError(`failed calling webhook ${goQuote(name)}: failed to call webhook: ${(error as Error).message}`);
+/** A failure of the call itself, or of what it answered (`why` says which); a failure policy of Ignore passes over it. */
+class CallFailure extends Error {}
+
+function callFailure(name: string, why: string): StatusError {
+  return internalError(`failed calling webhook ${goQuote(name)}: ${why}`);
+}
+
+/**
+ * The response an AdmissionReview carries, checked as the reference's VerifyAdmissionResponse
+ * checks it: present, for this request, and with a patch only from a mutating webhook and then
+ * with its type.
+ */
+function verifiedResponse(
+  review: { readonly response?: AdmissionResponse },
+  uid: string,
+  mutating: boolean,
+): AdmissionResponse {
+  const invalid = (problem: string) => new CallFailure(`received invalid webhook response: ${problem}`);
+  const { response } = review;
+  if (!response) throw invalid('webhook response was absent');
+  if (response.uid !== uid) throw invalid(`expected response.uid=${goQuote(uid)}, got ${goQuote(response.uid ?? '')}`);
+  const hasPatch = (response.patch ?? '') !== '';
+  if (!mutating) {
+    if (hasPatch) throw invalid('validating webhook may not return response.patch');
+    if (response.patchType !== undefined && response.patchType !== null)
+      throw invalid('validating webhook may not return response.patchType');
+    return response;
+  }
+  const hasType = response.patchType !== undefined && response.patchType !== null;
+  if (hasPatch && !hasType) throw invalid('webhook returned response.patch but not response.patchType');
+  if (!hasPatch && hasType) throw invalid('webhook returned response.patchType but not response.patch');
+  if (hasType && response.patchType === '') throw invalid('webhook returned invalid response.patchType of ""');
+  return response;
 }
 
 /**
@@ -163,20 +201,36 @@ async function applyResponsePatch(
   response: AdmissionResponse,
 ): Promise<boolean> {
   if (!response.patch) return false;
-  if (response.patchType !== 'JSONPatch')
+  const text = Buffer.from(response.patch, 'base64').toString('utf8');
+  const undecodable = (why: string) => new CallFailure(`received undecodable patch in webhook response: ${why}`);
+  let operations: ReturnType<typeof parseJsonPatch>;
+  try {
+    JSON.parse(text);
+  } catch {
+    throw undecodable(goJSONSyntaxError(text));
+  }
+  try {
+    operations = parseJsonPatch(text);
+  } catch (error) {
+    throw undecodable((error as Error).message);
+  }
+  if (operations.length === 0) return false;
+  if (attributes.object === undefined || viewed.object === undefined)
     throw internalError(
-      `received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${goQuote(name)}`,
+      `admission webhook ${goQuote(name)} attempted to modify the object, which is not supported for this operation`,
     );
-  if (attributes.object === undefined || viewed.object === undefined) return false;
+  if (response.patchType !== 'JSONPatch')
+    throw new CallFailure(`unsupported patch type ${goQuote(String(response.patchType))}`);
   let patched: KubeObject;
   try {
     // The reference applies a webhook's patch with json-patch v4, as it applies a PATCH request's.
-    const operations = parseJsonPatch(Buffer.from(response.patch, 'base64').toString('utf8'));
     patched = applyJsonPatch(viewed.object, operations) as KubeObject;
   } catch (error) {
-    throw internalError(`JSON Patch: ${(error as Error).message}`);
+    throw internalError((error as Error).message);
   }
-  servedType(viewed.resource)?.strategy.applyDefaults?.(patched, viewed.kind.version);
+  const type = servedType(viewed.resource);
+  if (type !== undefined) patched = typedPatchResult(type, viewed.kind.version, patched);
+  type?.strategy.applyDefaults?.(patched, viewed.kind.version);
   if (viewed.kind.version !== attributes.kind.version || viewed.kind.group !== attributes.kind.group) {
     patched = await convertObject(servedType(viewed.resource), patched, attributes.kind);
     patched = { ...patched, kind: attributes.kind.kind };
@@ -184,6 +238,20 @@ async function applyResponsePatch(
   if (deepEqual(patched, attributes.object)) return false;
   replaceObject(attributes, patched);
   return true;
+}
+
+/**
+ * The patched object read into the kind's type, as the reference decodes it: a value the type
+ * cannot hold (a string where a map belongs) fails the write with Go's words. A custom
+ * resource stays unstructured: its schema's pruning and defaulting decide.
+ */
+function typedPatchResult(type: ResourceType, version: string, patched: KubeObject): KubeObject {
+  const definition = type.versions.find((served) => served.version === version)?.definition;
+  if (type.prune !== undefined || definition === undefined) return patched;
+  const definitions = definitionsOfType(schemaData().definitions as unknown as Definitions, type);
+  const typed = typeAgainstSchema(definitions, definition, patched);
+  if (typed.typeError !== undefined) throw internalError(typed.typeError);
+  return typed.object as KubeObject;
 }
 
 /** The group-version the webhook matches the request in (see versions.ts), or undefined. */
@@ -247,7 +315,7 @@ function webhookPlugin(
       if (admitted === false) continue;
       if (admitted instanceof Error) {
         if (failOpen) continue;
-        throw callFailure(webhook.name, admitted);
+        throw callFailure(webhook.name, `failed to call webhook: ${admitted.message}`);
       }
       if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
         throw badRequest(`admission webhook ${goQuote(webhook.name)} does not support dry run`);
@@ -255,18 +323,19 @@ function webhookPlugin(
       const timeoutSeconds = webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       let response: AdmissionResponse;
       try {
-        response = await callWebhook({
+        const review = await callWebhook({
           config: webhook.clientConfig,
           review: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
           timeoutSeconds,
           deadline: attributes.deadline,
           storageOf,
+        }).catch((error: unknown) => {
+          throw new CallFailure(`failed to call webhook: ${(error as Error).message}`);
         });
-        if (response.uid !== undefined && response.uid !== attributes.uid)
-          throw new Error(`expected response.uid=${attributes.uid}, got ${response.uid}`);
+        response = verifiedResponse(review, attributes.uid, phase === 'mutating');
       } catch (error) {
         if (failOpen) continue;
-        throw callFailure(webhook.name, error);
+        throw callFailure(webhook.name, (error as Error).message);
       }
       // Added before a denial is thrown: the client gets them with it.
       for (const warning of response.warnings ?? []) attributes.warnings.add(warning);
@@ -275,7 +344,15 @@ function webhookPlugin(
         attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
       if (response.allowed !== true) throw denial(webhook.name, response);
       if (reinvocation === undefined) continue;
-      if (await applyResponsePatch(webhook.name, attributes, viewed, servedType, response)) {
+      let patchChanged: boolean;
+      try {
+        patchChanged = await applyResponsePatch(webhook.name, attributes, viewed, servedType, response);
+      } catch (error) {
+        if (!(error instanceof CallFailure)) throw error;
+        if (failOpen) continue;
+        throw callFailure(webhook.name, error.message);
+      }
+      if (patchChanged) {
         changed = true;
         requireReinvokingPreviouslyInvoked(reinvocation.record);
       }

@@ -7,6 +7,7 @@
  */
 import { get } from 'node:https';
 import type { KubeObject } from '../../api/objects';
+import { dialErrorText } from '../proxy/forwarding';
 
 export interface ProbedComponent {
   readonly name: string;
@@ -33,9 +34,7 @@ export function probeHealthz(url: string): Promise<string> {
       request.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === 'ECONNREFUSED' ? `dial tcp ${hostname}:${port}: connect: connection refused` : error.message;
-      reject(new Error(`Get ${JSON.stringify(url)}: ${reason}`));
+      reject(new Error(`Get ${JSON.stringify(url)}: ${dialErrorText(error, hostname, port)}`));
     });
   });
 }

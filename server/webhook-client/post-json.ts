@@ -11,6 +11,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as wait } from 'node:timers/promises';
+import { dialErrorText } from '../proxy/forwarding';
 
 /** The default bound on an answer; admission and conversion reviews allow more. */
 const DEFAULT_MAX_ANSWER_BYTES = 1 << 20;
@@ -84,7 +85,10 @@ function postAttempt(
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const failed = (cause: string) => new Error(`Post "${destination.url.href}": ${cause}`);
   return new Promise((resolve, reject) => {
-    const fail = (error: Error) => reject(failed(error.message));
+    // A connection that failed reads as Go's dialer words it; other failures as they come.
+    const host = destination.url.hostname.replace(/^\[|\]$/g, '');
+    const fail = (error: NodeJS.ErrnoException) =>
+      reject(failed(dialErrorText(error, host, destination.url.port || '443')));
     // The first failure settles the call; destroying the request then adds its own errors.
     const abandon = (cause: string) => {
       reject(failed(cause));

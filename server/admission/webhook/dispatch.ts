@@ -19,7 +19,7 @@
 import { applyJsonPatch, parseJsonPatch } from '../../patch/json-patch';
 import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
-import { internalError, badRequest } from '../../status/catalogue';
+import { badRequest, forbidden, internalError } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import { admissionUserInfo, matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
@@ -82,7 +82,7 @@ async function conditionsAdmit(
   attributes: AdmissionAttributes,
   request: Record<string, unknown>,
   checker: AuthorizationChecker,
-): Promise<boolean | Error> {
+): Promise<boolean | readonly string[]> {
   if (!webhook.matchConditions?.length) return true;
   const { fromJson } = celEnvironment();
   const context = {
@@ -91,18 +91,18 @@ async function conditionsAdmit(
     request: fromJson(request),
     authorizer: requestAuthorizer(checker, { ...attributes, subresource: attributes.subResource }),
   };
-  let failure: Error | undefined;
-  for (const { name, expression } of webhook.matchConditions ?? []) {
+  const errors: string[] = [];
+  for (const { expression } of webhook.matchConditions ?? []) {
     const compiled = compileMatchCondition(expression, 'stored');
     if (!compiled.ok) {
-      failure ??= new Error(`compilation failed: ${compiled.error}`);
+      errors.push(`compilation failed: ${compiled.error}`);
       continue;
     }
     const result = await compiled.compiled.evaluateAwaitingChecks(context);
     if (result.ok && result.value === false) return false;
-    if (!result.ok) failure ??= new Error(`failed to evaluate match condition '${name}': ${result.error}`);
+    if (!result.ok) errors.push(`expression '${expression}' resulted in error: ${result.error}`);
   }
-  return failure ?? true;
+  return errors.length > 0 ? errors : true;
 }
 
 /** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
@@ -313,9 +313,12 @@ function webhookPlugin(
       const request = reviewRequest(viewed);
       const admitted = await conditionsAdmit(webhook, viewed, request, checker);
       if (admitted === false) continue;
-      if (admitted instanceof Error) {
+      if (admitted !== true) {
+        // A condition that could not be evaluated: skipped under Ignore, else the request is
+        // refused (not the webhook's call failed), as the reference's matcher fails closed.
         if (failOpen) continue;
-        throw callFailure(webhook.name, `failed to call webhook: ${admitted.message}`);
+        const why = admitted.length === 1 ? admitted[0] : `[${admitted.join(', ')}]`;
+        throw forbidden(attributes.resource, attributes.name, why);
       }
       if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
         throw badRequest(`admission webhook ${goQuote(webhook.name)} does not support dry run`);

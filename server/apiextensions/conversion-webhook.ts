@@ -15,7 +15,7 @@ import { webhookDestination } from '../admission/webhook/client';
 import type { StorageOf } from '../admission/lookup';
 import { isObject } from '../json/value';
 import { postJson } from '../webhook-client/post-json';
-import { internalError } from '../status/catalogue';
+import { unclassified } from '../status/catalogue';
 import { validateAnnotations, validateLabels } from '../validation/object-meta';
 import { FieldPath } from '../status/field-errors';
 import type { CustomResourceConversion, WebhookClientConfig } from './crd-types';
@@ -109,9 +109,14 @@ function restoreMetadata(original: KubeObject, converted: Record<string, unknown
   return { ...(converted as KubeObject), metadata: restored };
 }
 
+/**
+ * One converted object checked against its original, in the words the reference's converter uses
+ * for a single object, which is how it converts each object it serves (a list's items too).
+ */
 function checkConverted(original: KubeObject, converted: unknown, target: ConversionTarget, index: number): KubeObject {
-  const prefix = `conversion webhook for ${gvkText(original)} returned invalid converted object at index ${index}`;
-  if (!isObject(converted)) throw new Error(`${prefix}: invalid type, expected=Unstructured, got=${typeof converted}`);
+  const webhook = `conversion webhook for ${gvkText(original)}`;
+  const prefix = `${webhook} returned invalid object at index ${index}`;
+  if (!isObject(converted)) throw new Error(`${webhook} failed, unexpected type ${typeof converted} at index ${index}`);
   if (converted.apiVersion !== target.apiVersion) {
     throw new Error(
       `${prefix}: invalid groupVersion (expected ${target.apiVersion}, received ${String(converted.apiVersion ?? '')})`,
@@ -129,20 +134,21 @@ function checkConverted(original: KubeObject, converted: unknown, target: Conver
     const expected = original.metadata[field] ?? '';
     const actual = meta[field] ?? '';
     if (expected !== actual)
-      throw new Error(`${prefix}: must have the same ${word}: ${String(expected)} != ${String(actual)}`);
+      throw new Error(
+        `${webhook} returned invalid object: must have the same ${word}: ${String(expected)} != ${String(actual)}`,
+      );
   }
   try {
     return restoreMetadata(original, converted);
   } catch (error) {
-    throw new Error(
-      `conversion webhook for ${gvkText(original)} returned invalid metadata in object at index ${index}: ${(error as Error).message}`,
-    );
+    throw new Error(`${webhook} returned invalid metadata: ${(error as Error).message}`);
   }
 }
 
 /**
  * Converts `objects` (all of one kind) to `target` through the webhook; throws a 500 StatusError
- * on any failure. `storageOf` reads the Service and Endpoints of a webhook given by Service.
+ * on any failure, with no reason, as the reference's bare error is answered. `storageOf` reads
+ * the Service and Endpoints of a webhook given by Service.
  */
 export async function convertThroughWebhook(
   conversion: CustomResourceConversion,
@@ -180,6 +186,6 @@ export async function convertThroughWebhook(
     }
     return converted.map((object, index) => checkConverted(objects[index], object, target, index));
   } catch (error) {
-    throw internalError((error as Error).message);
+    throw unclassified((error as Error).message);
   }
 }

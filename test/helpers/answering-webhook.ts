@@ -1,5 +1,5 @@
 /**
- * An admission webhook for recorded answers (a fixture with `"webhook": true`): served over
+ * An admission and conversion webhook for recorded answers (a fixture with `"webhook": true`): served over
  * HTTPS by the test, with a fixed answer for each path, so that kube-apiserver and capstan are
  * asked the same thing and told the same thing. Steps name it by placeholders: WEBHOOK_URL and
  * WEBHOOK_CA_BUNDLE (webhookSubstitutions).
@@ -79,6 +79,53 @@ function responseFor(path: string, review: Review): Record<string, unknown> | un
   return undefined;
 }
 
+interface ConversionRequest {
+  readonly uid?: string;
+  readonly desiredAPIVersion?: string;
+  readonly objects?: readonly { apiVersion?: string; metadata?: { name?: string; labels?: Record<string, string> } }[];
+}
+
+/** A ConversionReview's answer by path: `/convert` converts by setting the apiVersion, the others go wrong as named. */
+function conversionAnswer(path: string, request: ConversionRequest): Record<string, unknown> {
+  const objects = request.objects ?? [];
+  const converted = objects.map((object) => ({ ...object, apiVersion: request.desiredAPIVersion }));
+  const success = { status: 'Success' };
+  const response = (fields: Record<string, unknown>) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    response: { uid: request.uid, ...fields },
+  });
+  switch (path) {
+    case '/convert-fail':
+      return response({ result: { status: 'Failure', message: 'the test webhook cannot convert this' } });
+    case '/convert-wrong-uid':
+      return {
+        ...response({ convertedObjects: converted, result: success }),
+        response: { uid: 'other', convertedObjects: converted, result: success },
+      };
+    case '/convert-too-few':
+      return response({ convertedObjects: converted.slice(1), result: success });
+    case '/convert-rename':
+      return response({
+        convertedObjects: converted.map((object) => ({ ...object, metadata: { ...object.metadata, name: 'renamed' } })),
+        result: success,
+      });
+    case '/convert-relabel':
+      return response({
+        convertedObjects: converted.map((object) => ({
+          ...object,
+          metadata: { ...object.metadata, labels: { ...object.metadata?.labels, converted: 'yes' } },
+        })),
+        result: success,
+      });
+    case '/convert-unconverted':
+      return response({ convertedObjects: objects, result: success });
+    case '/convert-no-result':
+      return response({ convertedObjects: converted });
+  }
+  return response({ convertedObjects: converted, result: success });
+}
+
 function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   const path = new URL(req.url ?? '/', 'https://webhook').pathname;
   let review: Review = {};
@@ -87,6 +134,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   } catch {
     // An unreadable review is answered as any other: by path.
   }
+  const { kind, request } = review as { kind?: string; request?: ConversionRequest };
+  if (kind === 'ConversionReview') return sendJson(res, 200, conversionAnswer(path, request ?? {}));
   const uid = review.request?.uid;
   const reviewOf = (response: Record<string, unknown>, apiVersion = 'admission.k8s.io/v1') => ({
     apiVersion,

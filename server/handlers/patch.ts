@@ -36,7 +36,8 @@ import {
   fieldManagerOf,
   requireNameInUrl,
 } from './object-body';
-import { NO_REPEATED_KEYS, resolveDefinition, typeAgainstSchema } from '../validation/decode';
+import { NO_REPEATED_KEYS, resolveDefinition } from '../validation/decode';
+import { typedForKind } from '../registry/type-definitions';
 import { emptyObjectOf } from '../fieldmanager/managed-fields';
 import { mainResetFieldsOf, statusResetFieldsOf } from '../registry/reset-fields';
 
@@ -200,10 +201,9 @@ function once(run: () => Promise<void>): () => Promise<void> {
  * unstructured: their schema's defaulting decides their nulls.
  */
 function typedAppliedObject(scope: HandlerScope, config: Record<string, unknown>, object: KubeObject): KubeObject {
-  if (scope.type.prune !== undefined) return object;
-  const typed = typeAgainstSchema(scope.context.definitions, scope.version.definition, object);
+  const typed = typedForKind(scope.context.definitions, scope.type, scope.version.definition, object);
   const { typeError } = typed;
-  if (typeError === undefined) return typed.object as KubeObject;
+  if (typeError === undefined) return typed.object;
   const metadata = (config.metadata ?? {}) as { namespace?: unknown; name?: unknown };
   const gvk = `${apiVersionOf(scope).includes('/') ? '' : '/'}${apiVersionOf(scope)}, Kind=${scope.type.kind}`;
   const named = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${gvk}`;

@@ -4,7 +4,8 @@
  * apply, managed fields, OpenAPI) keeps per-definitions caches keyed by the definitions
  * object, so the merge is made once per (type, built-in definitions) and then reused.
  */
-import type { Definitions } from '../validation/decode';
+import type { KubeObject } from '../../api/objects';
+import { typeAgainstSchema, type Definitions } from '../validation/decode';
 import type { ResourceType } from './types';
 
 const merged = new WeakMap<ResourceType, WeakMap<Definitions, Definitions>>();
@@ -37,4 +38,21 @@ export function withTypeDefinitions<C extends { readonly definitions?: Definitio
 ): C {
   const definitions = definitionsOfType(context.definitions, type);
   return definitions === context.definitions ? context : { ...context, definitions };
+}
+
+/**
+ * An object of `type` in the version `definition` names, read into the kind's Go type as the
+ * reference decodes one: a null the type has no room for is its zero, and a value of another type
+ * is named in Go's words in `typeError`. A custom resource stays unstructured: its schema's
+ * pruning and defaulting decide.
+ */
+export function typedForKind(
+  definitions: Definitions | undefined,
+  type: ResourceType,
+  definition: string | undefined,
+  object: KubeObject,
+): { readonly object: KubeObject; readonly typeError?: string } {
+  if (type.prune !== undefined || definition === undefined) return { object };
+  const typed = typeAgainstSchema(definitions, definition, object);
+  return { object: typed.object as KubeObject, typeError: typed.typeError };
 }

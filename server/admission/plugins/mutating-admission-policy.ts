@@ -25,10 +25,9 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '..
 import { StatusError } from '../../status/status-error';
 import { deepEqual } from '../../status/field-errors';
 import { rootSchemaNode } from '../../apply/schema-node';
-import { definitionsOfType } from '../../registry/type-definitions';
+import { definitionsOfType, typedForKind } from '../../registry/type-definitions';
 import { schemaData } from '../../schema/definitions';
-import { typeAgainstSchema, type Definitions } from '../../validation/decode';
-import type { KubeObject } from '../../../api/objects';
+import type { Definitions } from '../../validation/decode';
 import { CompiledMutatingPolicy, type MutationApplier } from '../policy/mutating-policy';
 import { applyConfiguration, applyJsonPatchMutation, type AppliedMutation } from '../policy/apply-mutation';
 import { matchingAttributes } from '../policy/attributes';
@@ -117,8 +116,8 @@ export function mutatingAdmissionPolicyPlugin(dependencies: MutatingAdmissionPol
     // An applied configuration's nulls read as the reference's conversion to the kind's type reads
     // them (a custom resource's schema defaulting decides its own).
     const typed = (applied: AppliedMutation): AppliedMutation =>
-      applied.ok && type?.prune === undefined && definition !== undefined
-        ? { ok: true, object: typeAgainstSchema(definitions, definition, applied.object).object as KubeObject }
+      applied.ok && type !== undefined
+        ? { ok: true, object: typedForKind(definitions, type, definition, applied.object).object }
         : applied;
     return async (object, result) => {
       const applied =

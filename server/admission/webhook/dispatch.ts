@@ -37,9 +37,9 @@ import {
   type ReinvocationRecord,
 } from '../types';
 import type { ResourceType } from '../../registry/types';
-import { definitionsOfType } from '../../registry/type-definitions';
+import { definitionsOfType, typedForKind } from '../../registry/type-definitions';
 import { schemaData } from '../../schema/definitions';
-import { typeAgainstSchema, type Definitions } from '../../validation/decode';
+import type { Definitions } from '../../validation/decode';
 import { callWebhook, type AdmissionResponse } from './client';
 import { compileMatchCondition } from '../../validation/admission-cel/match-conditions';
 import type { ConfiguredWebhook, Webhook } from './types';
@@ -242,16 +242,14 @@ async function applyResponsePatch(
 
 /**
  * The patched object read into the kind's type, as the reference decodes it: a value the type
- * cannot hold (a string where a map belongs) fails the write with Go's words. A custom
- * resource stays unstructured: its schema's pruning and defaulting decide.
+ * cannot hold (a string where a map belongs) fails the write with Go's words.
  */
 function typedPatchResult(type: ResourceType, version: string, patched: KubeObject): KubeObject {
   const definition = type.versions.find((served) => served.version === version)?.definition;
-  if (type.prune !== undefined || definition === undefined) return patched;
   const definitions = definitionsOfType(schemaData().definitions as unknown as Definitions, type);
-  const typed = typeAgainstSchema(definitions, definition, patched);
+  const typed = typedForKind(definitions, type, definition, patched);
   if (typed.typeError !== undefined) throw internalError(typed.typeError);
-  return typed.object as KubeObject;
+  return typed.object;
 }
 
 /** The group-version the webhook matches the request in (see versions.ts), or undefined. */

@@ -153,6 +153,9 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
       return sendJson(res, 200, { ...reviewOf({ allowed: true }), kind: 'Foo' });
     case '/wrong-version':
       return sendJson(res, 200, reviewOf({ allowed: true }, 'admission.k8s.io/v1beta1'));
+    case '/null':
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return void res.end('null');
     case '/not-json':
       res.writeHead(200, { 'Content-Type': 'application/json' });
       return void res.end('this is not json');

@@ -137,7 +137,9 @@ function decodeReview(text: string): { readonly response?: AdmissionResponse } {
       throw new Error(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text)}`);
     }
   }
-  if (review === null || typeof review !== 'object' || Array.isArray(review))
+  // Go decodes a null as an empty review, which then has no response.
+  if (review === null) return {};
+  if (typeof review !== 'object' || Array.isArray(review))
     throw new Error(
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(review)} into Go value of type ${GO_TYPE_META}`,
     );

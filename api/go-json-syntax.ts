@@ -187,3 +187,19 @@ export function goTypeOf(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   return 'object';
 }
+
+/**
+ * How Go names the anonymous struct the reference's decoders read a body's apiVersion and kind
+ * into first, which a value of another JSON type cannot fill.
+ */
+export const GO_TYPE_META_STRUCT =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/**
+ * Go's utilerrors aggregate, as its Error() prints it: one message as it is, several (each once,
+ * in order) in brackets.
+ */
+export function goAggregate(messages: readonly string[]): string {
+  const distinct = [...new Set(messages)];
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
+}

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { decodeGoBytes, goBytesOf, strayByteCharacter, strayByteOf, wellFormed } from '../../api/go-bytes';
 import { goIsPrint, goJSONQuote, goQuote } from '../../api/go-quote';
-import { goJSONSyntaxError, goTypeOf } from '../../api/go-json-syntax';
+import { GO_TYPE_META_STRUCT, goJSONSyntaxError, goTypeOf } from '../../api/go-json-syntax';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import {
@@ -371,10 +371,6 @@ export interface DeleteOptionsFeatures {
 
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
-/** The struct the reference's decoders read a body's apiVersion and kind into, as Go prints its type. */
-export const GO_TYPE_META =
-  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
 /** Each DeleteOptions field this server reads, and the Go type the reference decodes it into (null is nil). */
 const DELETE_OPTION_TYPES: Readonly<Record<string, (value: unknown) => string | undefined>> = {
   dryRun: (value) =>
@@ -442,7 +438,7 @@ export function parseDeleteOptions(
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest(
-        `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(parsed)} into Go value of type ${GO_TYPE_META}`,
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(parsed)} into Go value of type ${GO_TYPE_META_STRUCT}`,
       );
     }
     const problem = mistypedDeleteOption(parsed);

@@ -6,6 +6,7 @@
  * that odd input (other spaces, a NUL, `<`) fails where and with the words it fails there, and
  * values print as Go's `%q` quotes them.
  */
+import { goAggregate } from '../../api/go-json-syntax';
 import type { KubeObject } from '../../api/objects';
 import { goParseInt64 } from '../../api/go-number';
 import { goQuote } from '../../api/go-quote';
@@ -87,12 +88,6 @@ function tokenize(input: string): Token[] {
 /** An error of one requirement, which the reference reports as `unable to parse requirement: ...`. */
 class RequirementError extends Error {}
 
-/** utilerrors' aggregate: one message as it is, several (each once) in brackets. */
-function aggregate(messages: readonly string[]): string {
-  const distinct = [...new Set(messages)];
-  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
-}
-
 /** The key is checked where the parser reads it, at the reference's path of none, which prints `<nil>`. */
 function checkKey(key: string): void {
   const problems = isQualifiedName(key);
@@ -115,7 +110,7 @@ function checkValues(key: string, operator: LabelOperator, values: readonly stri
     if (messages.length > 0)
       problems.push(`values[${index}][${key}]: Invalid value: ${goQuote(value)}: ${messages.join('; ')}`);
   });
-  if (problems.length > 0) throw new RequirementError(aggregate(problems));
+  if (problems.length > 0) throw new RequirementError(goAggregate(problems));
 }
 
 const BINARY_OPERATORS: Readonly<Record<string, LabelOperator>> = {

@@ -2,6 +2,7 @@
  * Field-level validation errors (the reference's `field.Error`): what an Invalid (422) Status
  * lists as causes and joins into its message.
  */
+import { goAggregate } from '../../api/go-json-syntax';
 
 /** One field problem, as the reference's field.Error: rendered into Invalid (422) causes. */
 export interface FieldError {
@@ -23,6 +24,5 @@ export function fieldErrorText(error: FieldError): string {
  * repeated messages.
  */
 export function aggregateFieldErrors(errors: readonly FieldError[]): string {
-  const messages = [...new Set(errors.map(fieldErrorText))];
-  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+  return goAggregate(errors.map(fieldErrorText));
 }

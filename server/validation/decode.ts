@@ -23,7 +23,7 @@ import { firstOverflowingLiteral, NumberLiteral, plainNumbers } from './number-l
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
 import { goInt64OfFloat, isGoInt64 } from '../../api/go-number';
-import { goJSONSyntaxError } from '../../api/go-json-syntax';
+import { GO_TYPE_META_STRUCT, goJSONSyntaxError } from '../../api/go-json-syntax';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
@@ -125,10 +125,6 @@ function summarizeData(body: Buffer): string {
   return body.length > MAX ? `${shown} ...` : shown;
 }
 
-/** How Go names the anonymous struct the reference reads a body's apiVersion and kind into. */
-const TYPE_META_STRUCT =
-  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
 /**
  * The reference's decoder reads a body's apiVersion and kind first, into that struct of two
  * strings, matching the names in any case: a member of another JSON type there fails before
@@ -199,7 +195,7 @@ function checkTypeMetaHolder(value: unknown, options: { readonly body: Buffer; r
   const kind = value instanceof NumberLiteral ? 'number' : jsonKind(value);
   throw unrecognizedObject(
     options.expectedKind,
-    `couldn't get version/kind; json parse error: json: cannot unmarshal ${kind} into Go value of type ${TYPE_META_STRUCT}`,
+    `couldn't get version/kind; json parse error: json: cannot unmarshal ${kind} into Go value of type ${GO_TYPE_META_STRUCT}`,
     options.body,
   );
 }

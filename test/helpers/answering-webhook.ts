@@ -15,6 +15,9 @@ interface Review {
 const base64 = (value: unknown) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
 
+/** An allowing response that patches the object with `patch` (operations, or text sent as it is). */
+const jsonPatch = (patch: unknown) => ({ allowed: true, patchType: 'JSONPatch', patch: base64(patch) });
+
 /** The response part of each path's answer; undefined for the paths that answer otherwise. */
 function responseFor(path: string, review: Review): Record<string, unknown> | undefined {
   const labels = review.request?.object?.metadata?.labels;
@@ -40,41 +43,25 @@ function responseFor(path: string, review: Review): Record<string, unknown> | un
     case '/warn':
       return { allowed: true, warnings: ['first warning', 'second "quoted" warning'] };
     case '/patch-label':
-      return {
-        allowed: true,
-        patchType: 'JSONPatch',
-        patch: base64(
-          labels === undefined
-            ? [{ op: 'add', path: '/metadata/labels', value: { patched: 'yes' } }]
-            : [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }],
-        ),
-      };
+      return jsonPatch(
+        labels === undefined
+          ? [{ op: 'add', path: '/metadata/labels', value: { patched: 'yes' } }]
+          : [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }],
+      );
     case '/patch-not-json':
-      return { allowed: true, patchType: 'JSONPatch', patch: base64('not json') };
+      return jsonPatch('not json');
     case '/patch-bad-op':
-      return { allowed: true, patchType: 'JSONPatch', patch: base64([{ op: 'nope', path: '/data/x', value: 'y' }]) };
+      return jsonPatch([{ op: 'nope', path: '/data/x', value: 'y' }]);
     case '/patch-missing-path':
-      return {
-        allowed: true,
-        patchType: 'JSONPatch',
-        patch: base64([{ op: 'replace', path: '/data/none', value: 'y' }]),
-      };
+      return jsonPatch([{ op: 'replace', path: '/data/none', value: 'y' }]);
     case '/patch-without-type':
       return { allowed: true, patch: base64([{ op: 'add', path: '/data', value: { x: 'y' } }]) };
     case '/patch-invalid-object':
-      return { allowed: true, patchType: 'JSONPatch', patch: base64([{ op: 'add', path: '/data', value: 'text' }]) };
+      return jsonPatch([{ op: 'add', path: '/data', value: 'text' }]);
     case '/patch-name':
-      return {
-        allowed: true,
-        patchType: 'JSONPatch',
-        patch: base64([{ op: 'replace', path: '/metadata/name', value: 'renamed' }]),
-      };
+      return jsonPatch([{ op: 'replace', path: '/metadata/name', value: 'renamed' }]);
     case '/patch-on-validating':
-      return {
-        allowed: true,
-        patchType: 'JSONPatch',
-        patch: base64([{ op: 'add', path: '/data', value: { x: 'y' } }]),
-      };
+      return jsonPatch([{ op: 'add', path: '/data', value: { x: 'y' } }]);
   }
   return undefined;
 }
@@ -99,10 +86,7 @@ function conversionAnswer(path: string, request: ConversionRequest): Record<stri
     case '/convert-fail':
       return response({ result: { status: 'Failure', message: 'the test webhook cannot convert this' } });
     case '/convert-wrong-uid':
-      return {
-        ...response({ convertedObjects: converted, result: success }),
-        response: { uid: 'other', convertedObjects: converted, result: success },
-      };
+      return response({ convertedObjects: converted, result: success, uid: 'other' });
     case '/convert-too-few':
       return response({ convertedObjects: converted.slice(1), result: success });
     case '/convert-rename':

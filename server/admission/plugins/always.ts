@@ -4,6 +4,7 @@
  * volume of a Pod pulls its image at each start, so a private image needs valid credentials
  * every time).
  */
+import { goAggregate } from '../../../api/go-json-syntax';
 import type { KubeObject } from '../../../api/objects';
 import { forbidden } from '../../status/catalogue';
 import { fieldErrorText } from '../../status/field-error';
@@ -97,13 +98,12 @@ export function alwaysPullImagesPlugin(): AdmissionPlugin {
       const refusals = errors.map((error) =>
         forbidden({ group: '', resource: 'pods' }, refusedName(attributes), fieldErrorText(error)),
       );
-      if (refusals.length === 1) throw refusals[0];
-      const { details } = refusals[0].status;
+      // One refusal is as it is; several read as the reference's aggregate of them.
       throw new StatusError({
         code: 403,
         reason: 'Forbidden',
-        message: `[${refusals.map((refusal) => refusal.message).join(', ')}]`,
-        details,
+        message: goAggregate(refusals.map((refusal) => refusal.message)),
+        details: refusals[0].status.details,
       });
     },
   };

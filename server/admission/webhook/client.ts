@@ -10,9 +10,8 @@ import { postJson, type PostDestination } from '../../webhook-client/post-json';
 import { endpointOrigin, resolveServiceEndpoint } from '../../proxy/service-endpoint';
 import type { StorageOf } from '../lookup';
 import type { WebhookClientConfig } from './types';
-import { goJSONSyntaxError, goTypeOf } from '../../../api/go-json-syntax';
+import { GO_TYPE_META_STRUCT, goJSONSyntaxError, goTypeOf } from '../../../api/go-json-syntax';
 import { goQuote } from '../../../api/go-quote';
-import { GO_TYPE_META } from '../../request/query';
 import { genericServerResponse } from '../../status/server-response';
 import type { StatusDetails } from '../../status/status-error';
 
@@ -141,7 +140,7 @@ function decodeReview(text: string): { readonly response?: AdmissionResponse } {
   if (review === null) return {};
   if (typeof review !== 'object' || Array.isArray(review))
     throw new Error(
-      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(review)} into Go value of type ${GO_TYPE_META}`,
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(review)} into Go value of type ${GO_TYPE_META_STRUCT}`,
     );
   const { apiVersion = '', kind = '' } = review as { apiVersion?: unknown; kind?: unknown };
   if (kind === '') throw new Error(`Object 'Kind' is missing in '${text}'`);

@@ -45,7 +45,7 @@ import { compileMatchCondition } from '../../validation/admission-cel/match-cond
 import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../api/objects';
-import { goJSONSyntaxError } from '../../../api/go-json-syntax';
+import { goAggregate, goJSONSyntaxError } from '../../../api/go-json-syntax';
 import { goQuote } from '../../../api/go-quote';
 import type { GroupVersion } from '../../../api/identity';
 import { compareStrings } from '../../string-order';
@@ -315,8 +315,7 @@ function webhookPlugin(
         // A condition that could not be evaluated: skipped under Ignore, else the request is
         // refused (not the webhook's call failed), as the reference's matcher fails closed.
         if (failOpen) continue;
-        const why = admitted.length === 1 ? admitted[0] : `[${admitted.join(', ')}]`;
-        throw forbidden(attributes.resource, attributes.name, why);
+        throw forbidden(attributes.resource, attributes.name, goAggregate(admitted));
       }
       if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
         throw badRequest(`admission webhook ${goQuote(webhook.name)} does not support dry run`);

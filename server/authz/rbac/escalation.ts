@@ -6,6 +6,7 @@
  * rule). `system:masters` is never checked. Each check answers the error to refuse with, or
  * undefined.
  */
+import { goAggregate } from '../../../api/go-json-syntax';
 import { goQuote, goQuoteSlice } from '../../../api/go-quote';
 import type { UserInfo } from '../../../api/user-info';
 import type { KubeObject } from '../../../api/objects';
@@ -71,7 +72,7 @@ export function escalationError(
   if (missing.length === 0) return undefined;
   const described = [...new Set(compactRules(missing).map(compactRule))].sort();
   let message = `user ${goQuote(context.user.name)} (groups=${goQuoteSlice(context.user.groups)}) is attempting to grant RBAC permissions not currently held:\n${described.join('\n')}`;
-  if (owned.errors.length > 0) message += `; resolution errors: [${aggregateMessage(owned.errors)}]`;
+  if (owned.errors.length > 0) message += `; resolution errors: [${goAggregate(owned.errors)}]`;
   return message;
 }
 
@@ -101,12 +102,6 @@ function simpleResourceKey(rule: PolicyRule): string | undefined {
   if (resourceNames.length > 1 || nonResourceURLs !== undefined) return undefined;
   if (apiGroups.length !== 1 || resources.length !== 1) return undefined;
   return JSON.stringify([apiGroups[0], resources[0], resourceNames[0] ?? null]);
-}
-
-/** Errors joined as Go's aggregate error prints them: one alone, several distinct in brackets. */
-function aggregateMessage(errors: readonly string[]): string {
-  const distinct = [...new Set(errors)];
-  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
 }
 
 /** A rule as the reference prints it: only the fields that are set. */

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { alwaysPullImagesPlugin } from '../../../server/admission/plugins/always';
 import { Reinvocation, type AdmissionAttributes, type AdmissionOperation } from '../../../server/admission/types';
-import { WarningList } from '../../../server/request/warning-recorder';
+import { admissionAttributes } from '../../helpers/admission-attributes';
 
 function attributes(
   operation: AdmissionOperation,
@@ -16,26 +16,15 @@ function attributes(
   oldObject?: KubeObject,
   subResource = '',
 ): AdmissionAttributes {
-  const resource = { group: '', version: 'v1', resource: 'pods' };
-  const kind = { group: '', version: 'v1', kind: 'Pod' };
-  return {
-    uid: 'u',
-    kind,
-    resource,
-    subResource,
-    requestKind: kind,
-    requestResource: resource,
-    requestSubResource: subResource,
-    name: String(object.metadata.name),
-    namespace: 'default',
+  return admissionAttributes({
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    kind: 'Pod',
     operation,
-    userInfo: { name: 'admin', groups: ['system:masters'] },
-    dryRun: false,
     object,
     oldObject,
-    warnings: new WarningList(),
-    auditAnnotations: {},
-  };
+    namespace: 'default',
+    subResource,
+  });
 }
 
 function pod(policy: string, image = 'busybox', labels: Record<string, string> = {}): KubeObject {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { ensureBuilt, MAIN } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
 import { selectAdmissionPlugins } from '../../../server/admission/plugins';
-import { WarningList } from '../../../server/request/warning-recorder';
+import { admissionAttributes } from '../../helpers/admission-attributes';
 
 interface PodSpecFields {
   priority?: number;
@@ -195,23 +195,16 @@ describe('choosing admission plugins', () => {
     const deny = plugins[plugins.length - 1];
     expect(deny.name).toBe('AlwaysDeny');
     await expect(
-      deny.validate!({
-        uid: 'u',
-        kind: { group: '', version: 'v1', kind: 'ConfigMap' },
-        resource: { group: '', version: 'v1', resource: 'configmaps' },
-        subResource: '',
-        requestKind: { group: '', version: 'v1', kind: 'ConfigMap' },
-        requestResource: { group: '', version: 'v1', resource: 'configmaps' },
-        requestSubResource: '',
-        name: 'x',
-        namespace: 'default',
-        operation: 'CREATE',
-        options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-        userInfo: { name: 'someone', groups: [] },
-        dryRun: false,
-        warnings: new WarningList(),
-        auditAnnotations: {},
-      }),
+      deny.validate!(
+        admissionAttributes({
+          resource: { group: '', version: 'v1', resource: 'configmaps' },
+          kind: 'ConfigMap',
+          operation: 'CREATE',
+          name: 'x',
+          namespace: 'default',
+          userInfo: { name: 'someone', groups: [] },
+        }),
+      ),
     ).rejects.toMatchObject({
       status: {
         code: 403,

@@ -5,10 +5,9 @@
  * decisions and messages are those of kube-apiserver v1.34.4 for the same writes.
  */
 import type { KubeObject } from '../../../api/objects';
-import type { UserInfo } from '../../../api/user-info';
 import { selectAdmissionPlugins } from '../../../server/admission/plugins';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '../../../server/admission/types';
-import { WarningList } from '../../../server/request/warning-recorder';
+import { admissionAttributes } from '../../helpers/admission-attributes';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
 import { rbacAuthorizer } from '../../../server/authz/rbac/rbac-authorizer';
 import { RuleResolver } from '../../../server/authz/rbac/rule-resolver';
@@ -72,28 +71,14 @@ function write(
   object: KubeObject,
   oldObject?: KubeObject,
 ): AdmissionAttributes {
-  const userInfo: UserInfo = { name: user, groups: ['system:authenticated'] };
-  const resource = { group: 'certificates.k8s.io', version: 'v1beta1', resource: 'clustertrustbundles' };
-  const kind = { group: 'certificates.k8s.io', version: 'v1beta1', kind: 'ClusterTrustBundle' };
-  return {
-    uid: 'u',
-    kind,
-    resource,
-    subResource: '',
-    requestKind: kind,
-    requestResource: resource,
-    requestSubResource: '',
-    name: String(object.metadata.name),
-    namespace: '',
+  return admissionAttributes({
+    resource: { group: 'certificates.k8s.io', version: 'v1beta1', resource: 'clustertrustbundles' },
+    kind: 'ClusterTrustBundle',
     operation,
-    options: { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' },
-    userInfo,
-    dryRun: false,
     object,
     oldObject,
-    warnings: new WarningList(),
-    auditAnnotations: {},
-  };
+    userInfo: { name: user, groups: ['system:authenticated'] },
+  });
 }
 
 const refusal = (signer: string) => ({

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { podSecurityConfiguration } from '../../../server/admission/plugins/pod-security/configuration';
 import { podSecurityPlugin } from '../../../server/admission/plugins/pod-security/plugin';
 import type { AdmissionAttributes } from '../../../server/admission/types';
-import { WarningList } from '../../../server/request/warning-recorder';
+import { admissionAttributes } from '../../helpers/admission-attributes';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
@@ -261,24 +261,15 @@ describe('PodSecurity audit annotations', () => {
     defaults: { audit: 'restricted' },
     exemptions: { usernames: ['exempt-user'], runtimeClasses: ['exempt-rc'] },
   });
-  const attributes = (user: string, spec: object): AdmissionAttributes => ({
-    uid: 'u',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    subResource: '',
-    requestKind: { group: '', version: 'v1', kind: 'Pod' },
-    requestResource: { group: '', version: 'v1', resource: 'pods' },
-    requestSubResource: '',
-    name: 'p1',
-    namespace: 'ns',
-    operation: 'CREATE',
-    options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-    userInfo: { name: user, groups: [] },
-    dryRun: false,
-    warnings: new WarningList(),
-    auditAnnotations: {},
-    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'ns' }, spec } as KubeObject,
-  });
+  const attributes = (user: string, spec: object): AdmissionAttributes =>
+    admissionAttributes({
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      kind: 'Pod',
+      operation: 'CREATE',
+      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'ns' }, spec } as KubeObject,
+      namespace: 'ns',
+      userInfo: { name: user, groups: [] },
+    });
 
   it('records the enforced policy, audit violations and exemptions as the reference does', async () => {
     const plugin = podSecurityPlugin({

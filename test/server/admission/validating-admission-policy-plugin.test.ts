@@ -8,7 +8,8 @@ import { ObjectError } from '../../../storage/errors';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { validatingAdmissionPolicyPlugin } from '../../../server/admission/plugins/validating-admission-policy';
 import type { AdmissionAttributes } from '../../../server/admission/types';
-import { WarningList } from '../../../server/request/warning-recorder';
+import type { WarningList } from '../../../server/request/warning-recorder';
+import { admissionAttributes } from '../../helpers/admission-attributes';
 
 import type { KubeObject } from '../../../api/objects';
 import { builtinRegistry } from '../../../server/builtin-types';
@@ -68,26 +69,14 @@ const binding = (name: string, policyName: string, actions: string[], paramRef?:
 });
 
 function secretCreate(name: string): AdmissionAttributes & { warnings: WarningList } {
-  const resource = { group: '', version: 'v1', resource: 'secrets' };
-  const kind = { group: '', version: 'v1', kind: 'Secret' };
-  return {
-    uid: 'u',
-    kind,
-    resource,
-    subResource: '',
-    requestKind: kind,
-    requestResource: resource,
-    requestSubResource: '',
-    name,
-    namespace: 'default',
+  return admissionAttributes({
+    resource: { group: '', version: 'v1', resource: 'secrets' },
+    kind: 'Secret',
     operation: 'CREATE',
-    options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-    userInfo: { name: 'alice', groups: ['system:authenticated'] },
-    dryRun: false,
     object: { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' } } as unknown as KubeObject,
-    warnings: new WarningList(),
-    auditAnnotations: {},
-  };
+    namespace: 'default',
+    userInfo: { name: 'alice', groups: ['system:authenticated'] },
+  });
 }
 
 const denyAll = { authorize: async () => ({ decision: 'NoOpinion' as const, reason: '' }) };

@@ -20,6 +20,7 @@ import { connectExternalSigner } from './authn/service-account/external-signer';
 import { parsePublicKeys, parseSigningKey, type VerifyingKey } from './authn/service-account/keys';
 import { staticKeySource, type ServiceAccountKeySource } from './authn/service-account/key-source';
 import { EXTENDED_EXPIRATION_SECONDS, WARN_ONLY_BOUND_EXPIRATION_SECONDS } from './authn/service-account/token-request';
+import { goAggregate } from '../api/go-json-syntax';
 
 export interface ServiceAccountSigning {
   readonly signer: TokenSigner;
@@ -92,7 +93,7 @@ async function signingOf(options: ServerOptions, registry: Registry): Promise<Se
         `service-account-max-token-expiration cannot be set longer than the token expiration supported by service-account-signing-endpoint: ${goDuration(maxFlag * 1e9)} > ${goDuration(signerMax * 1e9)}`,
       );
     const problems = endpointFlagProblems(options, endpoint);
-    if (problems.length > 0) throw new Error(problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`);
+    if (problems.length > 0) throw new Error(goAggregate(problems));
     return {
       signer,
       keys: signer.keys,

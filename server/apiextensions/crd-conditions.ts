@@ -14,6 +14,7 @@ import {
 } from './crd-types';
 import { deepEqual } from '../status/field-errors';
 import { metaTime } from '../../api/objects';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export const NAMES_ACCEPTED = 'NamesAccepted';
 export const ESTABLISHED = 'Established';
@@ -79,9 +80,7 @@ export function calculateNamesAndConditions(
       .filter((name) => !mine.has(name))
       .map((name) => conflict(name, '', used.resources))
       .filter((message): message is string => message !== undefined);
-    // Several conflicts read as the reference's aggregate: one, or `[a, b]`.
-    const message =
-      problems.length === 0 ? undefined : problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`;
+    const message = problems.length === 0 ? undefined : goAggregate(problems);
     check('ShortNamesConflict', message, () => {
       if (requested.shortNames && requested.shortNames.length > 0) next.shortNames = requested.shortNames;
       else delete next.shortNames;

@@ -20,6 +20,7 @@ import {
   type ClaimValidationRule,
   type JwtAuthenticatorConfig,
 } from './jwt-authenticator';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export const MAX_JWT_AUTHENTICATORS = 64;
 const API_VERSIONS = [
@@ -169,9 +170,7 @@ export function parseAuthenticationConfig(
     }
   }
   if (errors.length > 0)
-    throw new AuthenticationConfigError(
-      `invalid authentication configuration: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`,
-    );
+    throw new AuthenticationConfigError(`invalid authentication configuration: ${goAggregate(errors)}`);
   return { jwt, ...(anonymous ? { anonymous } : {}) };
 }
 

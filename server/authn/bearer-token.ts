@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthenticationResult, Authenticator, TokenAuthenticator } from './types';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
@@ -55,7 +56,7 @@ export function tokenUnion(authenticators: readonly TokenAuthenticator[]): Token
         if (result) errors.push(result.error);
       }
       if (errors.length === 0) return undefined;
-      return { error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };
+      return { error: goAggregate(errors) };
     },
   };
 }

@@ -4,6 +4,7 @@
  * did not name, and naming a GA or deprecated gate earns a warning, since it goes away soon.
  */
 import { FEATURE_GATES, type FeatureGateSpec } from './feature-gates';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export interface FeatureGateSettings {
   /** Every gate the flags decide: the ones named, and those `AllAlpha`/`AllBeta` set. */
@@ -38,8 +39,7 @@ export function settleFeatureGates(named: Readonly<Record<string, boolean>>): Fe
     else if (spec.stage === 'DEPRECATED')
       warnings.push(`Setting deprecated feature gate ${gate}=${value}. It will be removed in a future release.`);
   }
-  if (problems.length === 1) throw new Error(problems[0]);
-  if (problems.length > 1) throw new Error(`[${problems.join(', ')}]`);
+  if (problems.length > 0) throw new Error(goAggregate(problems));
 
   const gates: Record<string, boolean> = { ...named };
   for (const [umbrella, stage] of UMBRELLAS) {

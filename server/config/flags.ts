@@ -26,6 +26,7 @@ import {
 import { parseWatchCacheSize } from './watch-cache-sizes';
 import { STORAGE_MEDIA_TYPES, type StorageMediaType } from './storage-media-type';
 import { checkShowHiddenMetricsVersion } from './show-hidden-metrics';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export interface CoordinatedLeadershipTimers {
   readonly leaseDurationMs: number;
@@ -1370,7 +1371,7 @@ function checkCoordinatedLeadershipTimers(timers: CoordinatedLeadershipTimers): 
     errors.push('--coordinated-leadership-lease-duration must be greater than --coordinated-leadership-renew-deadline');
   if (timers.renewDeadlineMs <= timers.retryPeriodMs)
     errors.push('--coordinated-leadership-renew-deadline must be greater than --coordinated-leadership-retry-period');
-  if (errors.length > 0) throw new FlagError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  if (errors.length > 0) throw new FlagError(goAggregate(errors));
 }
 
 /** pflag's IP flag: Go's net.ParseIP of the trimmed value, kept in its canonical form. */

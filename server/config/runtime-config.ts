@@ -12,6 +12,7 @@
  */
 import type { GroupVersion } from '../../api/identity';
 import { GO_BOOLEANS } from './flag-values';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export class RuntimeConfigError extends Error {
   constructor(message: string) {
@@ -70,8 +71,7 @@ export function runtimeConfigEnabled(options: RuntimeConfigOptions): EnabledFunc
     if (!registeredGroups.has(tokens[0])) unknownGroups.push(tokens[0]);
   }
   if (unknownGroups.length > 0) problems.push(`unknown api groups ${unknownGroups.sort().join(',')}`);
-  if (problems.length === 1) throw new RuntimeConfigError(problems[0]);
-  if (problems.length > 1) throw new RuntimeConfigError(`[${problems.join(', ')}]`);
+  if (problems.length > 0) throw new RuntimeConfigError(goAggregate(problems));
 
   const settings = new Map<string, boolean>();
   for (const key of STABILITY_KEYS) {

@@ -16,6 +16,7 @@ import type { HealthCheck } from '../health/checks';
 import { EncryptionConfigError } from './config-error';
 import { kmsSocketPath, type KmsConfiguration } from './encryption-config';
 import { exponentialBuckets, hashOf } from './encryption-metrics';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export interface KmsProviders {
   /** Builds the entry of a `kms` provider of the configuration. */
@@ -107,8 +108,7 @@ export function kmsProviders(options: {
         ),
       );
       const messages = failures.filter((message) => message !== undefined);
-      if (messages.length === 1) throw new Error(messages[0]);
-      if (messages.length > 1) throw new Error(`[${messages.join(', ')}]`);
+      if (messages.length > 0) throw new Error(goAggregate(messages));
     },
     checks,
     get usesV1() {

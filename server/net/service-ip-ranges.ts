@@ -8,6 +8,7 @@
  * work the same as IPv4 ones.
  */
 import { NetAddr, NetPrefix, parseAddr, parsePrefix } from './netip';
+import { goAggregate } from '../../api/go-json-syntax';
 
 export type IPFamily = 'IPv4' | 'IPv6';
 
@@ -110,8 +111,7 @@ export function parseServiceIPRanges(value: string, checks: ServiceIPRangeChecks
       errors.push('--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
     if (checks.limitSize) errors.push(...tooLarge(secondary, '--service-cluster-ip-range[1]'));
   }
-  if (errors.length === 1) throw new Error(errors[0]);
-  if (errors.length > 1) throw new Error(`[${errors.join(', ')}]`);
+  if (errors.length > 0) throw new Error(goAggregate(errors));
   return { primary, secondary };
 }
 

@@ -17,6 +17,7 @@ import { aggregateFieldErrors, type FieldError } from '../../status/field-error'
 import { FieldPath, invalid, notSupported } from '../../status/field-errors';
 import { AdmissionConfigError } from '../config-error';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 const API_VERSION = 'eventratelimit.admission.k8s.io/v1alpha1';
 const FAILED = 'couldn\'t init admission plugin "EventRateLimit":';
@@ -142,8 +143,7 @@ export function eventRateLimitPlugin(limits: readonly EventRateLimit[]): Admissi
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
       if (attributes.kind.group !== '' || attributes.kind.kind !== 'Event' || attributes.dryRun) return;
       const refusals = enforcers.map((accept) => accept(attributes)).filter((refusal) => refusal !== undefined);
-      if (refusals.length > 0)
-        throw tooManyRequests(`Too many requests: ${refusals.length === 1 ? refusals[0] : `[${refusals.join(', ')}]`}`);
+      if (refusals.length > 0) throw tooManyRequests(`Too many requests: ${goAggregate(refusals)}`);
     },
   };
 }

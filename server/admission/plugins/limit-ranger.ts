@@ -11,6 +11,7 @@ import { forbidden } from '../../status/catalogue';
 import { amountOf, formatAmount, podTotals, type Amount } from '../../quota/usage';
 import { listCached, writes, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 type Fields = Record<string, unknown>;
 type Amounts = Map<string, Amount>;
@@ -187,11 +188,7 @@ function claimViolations(claim: KubeObject, items: readonly LimitItem[]): string
 
 function refuse(attributes: AdmissionAttributes, found: readonly string[]): void {
   if (found.length === 0) return;
-  throw forbidden(
-    attributes.resource,
-    refusedName(attributes),
-    found.length === 1 ? found[0] : `[${found.join(', ')}]`,
-  );
+  throw forbidden(attributes.resource, refusedName(attributes), goAggregate(found));
 }
 
 export function limitRangerPlugin(storageOf: StorageOf): AdmissionPlugin {

@@ -29,6 +29,7 @@ import {
   type PolicyInputs,
 } from './expressions';
 import type { AppliedMutation } from './apply-mutation';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 /** Applies one evaluated mutation to the object (the plugin knows the kind's schema and defaults). */
 export type MutationApplier = (
@@ -102,9 +103,7 @@ export class CompiledMutatingPolicy {
       const texts = conditions.failures.map((failure) =>
         'error' in failure ? failure.error : `match condition '${failure.name}' did not evaluate to a bool`,
       );
-      // As the reference's error aggregate: one alone, several in brackets.
-      const error = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-      return { skipped: false, object: inputs.attributes.object as KubeObject, errors: [error] };
+      return { skipped: false, object: inputs.attributes.object as KubeObject, errors: [goAggregate(texts)] };
     }
 
     let object = inputs.attributes.object as KubeObject;

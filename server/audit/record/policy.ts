@@ -13,6 +13,7 @@ import { POLICY_ROOT, POLICY_TYPES } from './policy-types';
 import { isDNS1123Subdomain } from '../../validation/names';
 import { formatValue } from '../../status/field-errors';
 import { AuditConfigError } from './config-error';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 export const AUDIT_LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];
@@ -93,8 +94,7 @@ export function loadAuditPolicy(path: string): AuditPolicy {
   const rules = (Array.isArray(document.rules) ? document.rules : []).map((rule, index) =>
     ruleOf(isObject(rule) ? rule : {}, `rules[${index}]`, policyOmitStages, problems),
   );
-  if (problems.length === 1) throw fail(problems[0]);
-  if (problems.length > 1) throw fail(`[${problems.join(', ')}]`);
+  if (problems.length > 0) throw fail(goAggregate(problems));
   if (rules.length === 0) throw fail('loaded illegal policy with 0 rules');
   return { rules, omitStages: policyOmitStages, omitManagedFields: document.omitManagedFields === true };
 }

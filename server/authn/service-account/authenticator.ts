@@ -17,6 +17,7 @@ import type { KubernetesClaim, ServiceAccountClaims } from './claims';
 import type { VerifyingKey } from './keys';
 import type { ServiceAccountKeySource } from './key-source';
 import { serviceAccountGroups, serviceAccountUsername } from './names';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 const LEEWAY_SECONDS = 60;
 
@@ -103,7 +104,7 @@ async function verifiedClaims(
       errors.push((error as Error).message);
     }
   }
-  return { error: errors.length === 1 ? errors[0] : `[${[...new Set(errors)].join(', ')}]` };
+  return { error: goAggregate(errors) };
 }
 
 function audiencesOf(aud: unknown): string[] {

@@ -7,6 +7,7 @@ import type { UserInfo } from '../../../api/user-info';
 import { ALLOW, NO_OPINION, type Attributes, type AuthorizationResult, type SubjectRules } from '../types';
 import { ruleAllows } from './rule-matching';
 import type { RuleResolver } from './rule-resolver';
+import { goAggregate } from '../../../api/go-json-syntax';
 
 /** An Authorizer that answers at once, from the in-memory policy. */
 export interface RbacAuthorizer {
@@ -29,7 +30,7 @@ export function rbacAuthorizer(resolver: RuleResolver): RbacAuthorizer {
       });
       if (allowedBy !== undefined) return { ...ALLOW, reason: `RBAC: allowed by ${allowedBy}` };
       if (errors.length === 0) return NO_OPINION;
-      return { decision: 'no-opinion', reason: `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
+      return { decision: 'no-opinion', reason: `RBAC: ${goAggregate(errors)}` };
     },
     rulesFor(user, namespace): SubjectRules {
       const { rules, errors } = resolver.rulesFor(user, namespace);

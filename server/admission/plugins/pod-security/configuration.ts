@@ -10,6 +10,7 @@ import { isDNS1123Label, isDNS1123Subdomain } from '../../../validation/names';
 import { AdmissionConfigError } from '../../config-error';
 import { aggregateFieldErrors, type FieldError } from '../../../status/field-error';
 import { LATEST, MODES, levelError, parseLevel, parseVersion, versionError, type Policy } from './levels';
+import { goAggregate } from '../../../../api/go-json-syntax';
 
 const API_VERSIONS = [
   'pod-security.admission.config.k8s.io/v1',
@@ -36,9 +37,6 @@ export const DEFAULT_CONFIGURATION: PodSecurityConfiguration = {
 };
 
 const FAILED = 'failed to initialize admission plugin "PodSecurity":';
-
-/** Go's aggregate error text: the one message, or all of them in brackets. */
-const goAggregate = (messages: readonly string[]) => (messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`);
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 

@@ -12,9 +12,8 @@ import type { StoreContext, StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
 import { serverSideApply } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
-import { typeAgainstSchema } from '../validation/decode';
 import { apiVersionOf } from '../registry/store/scope';
-import { withTypeDefinitions } from '../registry/type-definitions';
+import { typedForKind, withTypeDefinitions } from '../registry/type-definitions';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
@@ -125,8 +124,7 @@ export function apiOperations(options: {
               scope: { allBut: statusResetFieldsOf(type) },
             });
             // The nulls the configuration set, read as the kind's types read them.
-            return typeAgainstSchema(scope.context.definitions, scope.version.definition, applied.object)
-              .object as KubeObject;
+            return typedForKind(scope.context.definitions, type, scope.version.definition, applied.object).object;
           },
           target: 'status',
           manager,

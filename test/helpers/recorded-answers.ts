@@ -10,7 +10,8 @@ import { retryUntil } from './wait-for';
 
 /**
  * The flags both servers run with, recording and replaying: no ServiceAccount admission plugin,
- * since with no controller manager no namespace has its `default` ServiceAccount.
+ * since with no controller manager no namespace has its `default` ServiceAccount (a fixture
+ * marked `serviceAccounts` runs the plugin, its pods naming the accounts its steps create).
  */
 export const RECORDING_FLAGS: readonly string[] = ['--disable-admission-plugins=ServiceAccount'];
 
@@ -50,28 +51,45 @@ export interface Fixture {
   readonly flags: readonly string[];
   /** Its steps call the test's admission webhook (test/helpers/answering-webhook.ts). */
   readonly webhook: boolean;
+  /**
+   * Both servers run the ServiceAccount admission plugin (RECORDING_FLAGS left out): the steps
+   * create each namespace's accounts themselves, as no controller manager runs.
+   */
+  readonly serviceAccounts: boolean;
   readonly steps: readonly Step[];
 }
 
 export function readFixture(file: string): Fixture {
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as
-    Step[] | { flags?: string[]; webhook?: boolean; steps: Step[] };
+    Step[] | { flags?: string[]; webhook?: boolean; serviceAccounts?: boolean; steps: Step[] };
   return Array.isArray(parsed)
-    ? { flags: [], webhook: false, steps: parsed }
-    : { flags: parsed.flags ?? [], webhook: parsed.webhook ?? false, steps: parsed.steps };
+    ? { flags: [], webhook: false, serviceAccounts: false, steps: parsed }
+    : {
+        flags: parsed.flags ?? [],
+        webhook: parsed.webhook ?? false,
+        serviceAccounts: parsed.serviceAccounts ?? false,
+        steps: parsed.steps,
+      };
 }
 
 /** A fixture as it is written: a list of steps when it has nothing else. */
 export function fixtureText(fixture: Omit<Fixture, 'steps'>, steps: readonly unknown[]): string {
-  const { flags, webhook } = fixture;
-  const plain = flags.length === 0 && !webhook;
-  const text = plain ? steps : { ...(flags.length > 0 ? { flags } : {}), ...(webhook ? { webhook } : {}), steps };
+  const { flags, webhook, serviceAccounts } = fixture;
+  const plain = flags.length === 0 && !webhook && !serviceAccounts;
+  const text = plain
+    ? steps
+    : {
+        ...(flags.length > 0 ? { flags } : {}),
+        ...(webhook ? { webhook } : {}),
+        ...(serviceAccounts ? { serviceAccounts } : {}),
+        steps,
+      };
   return `${JSON.stringify(text, null, 2)}\n`;
 }
 
 /** The flags a server answers a fixture with. */
 export function fixtureFlags(fixture: Fixture): string[] {
-  return [...RECORDING_FLAGS, ...fixture.flags];
+  return fixture.serviceAccounts ? [...fixture.flags] : [...RECORDING_FLAGS, ...fixture.flags];
 }
 
 export interface Answer {
@@ -210,6 +228,8 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
   [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+  // The ServiceAccount plugin's token volume, named with five random characters.
+  [/\bkube-api-access-[a-z0-9]{5}\b/g, 'kube-api-access-<random>'],
   // A table cell's time since an event (a pod's last restart): `3 (2y216d ago)`.
   [/\((\d+[ydhms])+ ago\)/g, '(<elapsed> ago)'],
   // A Table's elapsed-time cell in YAML, a list item holding only a duration: `  - 2y337d`.

@@ -173,6 +173,11 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
   const refuse = (attributes: AdmissionAttributes, reason: string) =>
     forbidden(attributes.resource, refusedName(attributes), reason);
 
+  function refuseMirrorPod(attributes: AdmissionAttributes, pod: KubeObject): void {
+    const refusal = mirrorPodRefusal(pod);
+    if (refusal !== undefined) throw refuse(attributes, refusal);
+  }
+
   async function accountOf(attributes: AdmissionAttributes, name: string): Promise<KubeObject> {
     const account = await findAccount(accounts(), attributes.namespace, name);
     if (account === undefined)
@@ -188,7 +193,9 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
     async admit(attributes) {
       if (!applies(attributes) || attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods')) return;
       const pod = attributes.object!;
-      if (isMirrorPod(pod)) return;
+      // A mirror pod's spec is the kubelet's and is left as it is; what it may not reference is
+      // refused here already, as the reference's Admit validates it, before the strategy's checks.
+      if (isMirrorPod(pod)) return refuseMirrorPod(attributes, pod);
       const spec = (pod.spec ??= {}) as Fields;
       if (typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '')
         spec.serviceAccountName = DEFAULT_ACCOUNT;
@@ -213,15 +220,13 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
         const refusal = enforcesMountableSecrets(account)
           ? unlistedSecret(account, spec, [['ephemeralContainers', 'ephemeral container']])
           : undefined;
+        // A 403 as for a pod's own containers: the reference's plugin returns this one without
+        // admission.NewForbidden, so its client sees a bare 500 for what is bad input.
         if (refusal !== undefined) throw refuse(attributes, refusal);
         return;
       }
       if (attributes.operation !== 'CREATE' || attributes.subResource !== '') return;
-      if (isMirrorPod(pod)) {
-        const refusal = mirrorPodRefusal(pod);
-        if (refusal !== undefined) throw refuse(attributes, refusal);
-        return;
-      }
+      if (isMirrorPod(pod)) return refuseMirrorPod(attributes, pod);
       if (accountName === '') throw noAccount();
       const account = await accountOf(attributes, accountName);
       const refusal = enforcesMountableSecrets(account)

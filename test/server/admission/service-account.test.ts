@@ -152,4 +152,37 @@ describe('ServiceAccount admission', () => {
       });
     }
   }, 60_000);
+
+  // The reference answers this refusal with a bare 500 (its plugin returns the error without
+  // admission.NewForbidden); capstan refuses it as every other unlisted secret, with a 403.
+  it('refuses an ephemeral container that uses a secret an enforcing account does not list with a 403', async () => {
+    const enforcing =
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: strict-debug, namespace: default, annotations: {kubernetes.io/enforce-mountable-secrets: "true"}}\nsecrets: [{name: ok}]\n';
+    expect((await server.kubectl(['create', '-f', '-'], { input: enforcing })).code).toBe(0);
+    expect((await run('debugged', 'default', { spec: { serviceAccountName: 'strict-debug' } })).code).toBe(0);
+    const ephemeral = (secret: string) => ({
+      spec: {
+        ephemeralContainers: [
+          {
+            name: 'debug',
+            image: 'busybox',
+            env: [{ name: 'E', valueFrom: { secretKeyRef: { name: secret, key: 'k' } } }],
+          },
+        ],
+      },
+    });
+    const patch = (secret: string) =>
+      server.request('PATCH', '/api/v1/namespaces/default/pods/debugged/ephemeralcontainers', {
+        body: JSON.stringify(ephemeral(secret)),
+        headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      });
+    const refused = await patch('other');
+    expect(refused.status).toBe(403);
+    expect(refused.json()).toMatchObject({
+      reason: 'Forbidden',
+      message:
+        'pods "debugged" is forbidden: ephemeral container debug with envVar E referencing secret.secretName="other" is not allowed because service account strict-debug does not reference that secret',
+    });
+    expect((await patch('ok')).status).toBe(200);
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The Priority plugin: a new Pod's priority and preemption policy come from its PriorityClass
  * (or the cluster's default class, else 0 and PreemptLowerPriority), and a Pod may not state
- * other values itself; only one PriorityClass may be the global default.
+ * other values itself; an update that leaves them out keeps them; only one PriorityClass may be
+ * the global default.
  */
 import { refusedName } from '../refused-name';
 import type { KubeObject } from '../../../api/objects';
@@ -25,6 +26,21 @@ function fromClass(priorityClass: KubeObject): Computed {
     preemptionPolicy:
       typeof priorityClass.preemptionPolicy === 'string' ? priorityClass.preemptionPolicy : DEFAULT_PREEMPTION,
   };
+}
+
+/**
+ * An update that leaves out what this plugin set at create (a `kubectl replace` of the pod's
+ * manifest) keeps the stored values, as the reference's plugin does; validation then refuses any
+ * other change to them.
+ */
+function keepPriority(pod: KubeObject, oldPod: KubeObject | undefined): void {
+  const spec = pod.spec as Record<string, unknown> | undefined;
+  const oldSpec = oldPod?.spec as Record<string, unknown> | undefined;
+  if (spec === undefined || oldSpec === undefined) return;
+  for (const field of ['priority', 'preemptionPolicy']) {
+    if ((spec[field] === undefined || spec[field] === null) && oldSpec[field] !== undefined && oldSpec[field] !== null)
+      spec[field] = oldSpec[field];
+  }
 }
 
 export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
@@ -52,8 +68,9 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
   return {
     name: 'Priority',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined)
-        return;
+      if (!writes(attributes, '', 'pods') || attributes.object === undefined) return;
+      if (attributes.operation === 'UPDATE') return keepPriority(attributes.object, attributes.oldObject);
+      if (attributes.operation !== 'CREATE') return;
       const spec = (attributes.object.spec ??= {}) as Record<string, unknown>;
       const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : undefined;
       const result = await computed(attributes, className);

@@ -9,6 +9,8 @@ import type { FieldError } from '../status/field-error';
 import type { FieldPath } from '../status/field-errors';
 import type { PodTemplateShape } from './pod';
 import { immutableAs } from './semantic-equality';
+import { internalCompactJson } from './internal-json';
+import { GoValue } from '../status/field-errors';
 
 interface Affinity {
   nodeAffinity?: unknown;
@@ -65,5 +67,7 @@ export function jobTemplateUpdateErrors(
     suspended && !started && template !== undefined && oldTemplate !== undefined
       ? comparableOldTemplate(template, oldTemplate)
       : oldTemplate;
-  return immutableAs('core.PodTemplateSpec', path, template, compared);
+  // Printed as the reference's field error prints it: the internal Go struct, marshalled.
+  const shown = template === undefined ? null : new GoValue(internalCompactJson('core.PodTemplateSpec', template));
+  return immutableAs('core.PodTemplateSpec', path, template, compared, shown);
 }

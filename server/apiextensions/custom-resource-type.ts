@@ -24,8 +24,6 @@ import {
 } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
-import { methodNotSupported } from '../status/catalogue';
-import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults, dropDisallowedNulls, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
@@ -38,7 +36,6 @@ import { validateCustomScaleSpec, validateCustomScaleStatus } from '../registry/
 
 import { groupVersionString, type GroupVersion } from '../../api/identity';
 import type { SelectableFields } from '../selectors/field-selector';
-import type { HandlerFactory } from '../handlers/slots';
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
   return [...group.split('.').reverse(), version, kind].join('.');
@@ -99,23 +96,6 @@ function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | un
       storageOf,
     );
     return converted;
-  };
-}
-
-/**
- * While its CRD is being deleted, a type takes no new objects (its cleanup would never end):
- * create is the reference's 405 with its own text.
- */
-function refuseCreate(group: string, resource: string): HandlerFactory {
-  return () => async () => {
-    const refused = methodNotSupported({ group, resource }, 'create');
-    const { code, details } = refused.status;
-    throw new StatusError({
-      code,
-      reason: refused.reason,
-      details,
-      message: 'create not allowed while custom resource definition is terminating',
-    });
   };
 }
 
@@ -253,7 +233,10 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     storageVersionHashUngated: true,
     ...(convert ? { convert } : {}),
     ...(readDefaults ? { readDefaults } : {}),
-    ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
+    // While its definition is being deleted the type takes no new objects: its cleanup would never end.
+    ...(crd.metadata.deletionTimestamp
+      ? { createRefusal: 'create not allowed while custom resource definition is terminating' }
+      : {}),
   };
 }
 

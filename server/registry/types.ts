@@ -272,6 +272,12 @@ export interface ResourceType {
    */
   readonly deleteRefusal?: (name: string) => string | undefined;
   /**
+   * Why every new object of the type is refused (a custom resource whose definition is being
+   * deleted: its cleanup would never end). A 403 before mutating admission, as the reference's
+   * admission wrapper for the type gives it, for a POST and for an apply that would create.
+   */
+  readonly createRefusal?: string;
+  /**
    * Fields no write to the main resource owns, though it may send them: the reference's reset
    * fields of its strategy (CSRs: spec and status), each a path of field names. Absent: status
    * where it has an endpoint of its own, as most strategies have it. See mainResetFieldsOf.

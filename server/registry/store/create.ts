@@ -4,7 +4,8 @@
  *
  *   1. the object in the storage version, with the kind's defaults, each owner reference sent
  *      twice kept once (with a warning)
- *   2. mutating admission (CREATE), then owner references deduplicated again
+ *   2. mutating admission (CREATE), then owner references deduplicated again; a type that
+ *      takes no new objects (createRefusal) refuses here, before any plugin
  *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
  *   4. the strategy's prepareForCreate (fresh status, generation 1...)
  *   5. the strategy's validate (422), then its warnings: a refused object gets none of them,
@@ -25,7 +26,7 @@
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectKey } from '../../../storage/objects/types';
 import { copyJson } from '../../json/value';
-import { badRequest } from '../../status/catalogue';
+import { badRequest, forbidden } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
@@ -110,12 +111,14 @@ export async function prepareNewObject(
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   if (!write.patch) dedupOwnerReferences(object, write.warnings, false);
   const written = copyJson(object);
-  // 2. Mutating admission.
+  // 2. Mutating admission; a type that takes no new objects refuses first.
   const attributes = admissionAttributes(scope, write, {
     operation: 'CREATE',
     key: objectKeyOf(scope, keyFields(object)),
     object,
   });
+  const { createRefusal } = scope.type;
+  if (createRefusal !== undefined) throw forbidden(attributes.resource, attributes.name, createRefusal);
   await scope.context.admission.admit(attributes);
   dedupOwnerReferences(object, write.warnings, true);
   // 3-5. System metadata, preparation, validation.

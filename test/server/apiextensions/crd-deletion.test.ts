@@ -96,7 +96,7 @@ test('a CRD being deleted deletes its objects, waits for their finalizers, refus
     'creates are refused',
     async () =>
       (await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'late' } }))
-        .status === 405,
+        .status === 403,
     10_000,
     50,
   );
@@ -105,9 +105,11 @@ test('a CRD being deleted deletes its objects, waits for their finalizers, refus
     kind: 'Thing',
     metadata: { name: 'late' },
   });
+  // As the reference 1.34 refuses it: its admission wrapper for a terminating definition.
   expect(refused.body).toMatchObject({
-    reason: 'MethodNotAllowed',
-    message: 'create not allowed while custom resource definition is terminating',
+    reason: 'Forbidden',
+    message:
+      'things.example.com "late" is forbidden: create not allowed while custom resource definition is terminating',
   });
 
   expect(

@@ -23,8 +23,8 @@ import { firstOverflowingLiteral, NumberLiteral, plainNumbers } from './number-l
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
 import { goInt64OfFloat, isGoInt64 } from '../../api/go-number';
-import { GO_TYPE_META_STRUCT, goJSONSyntaxError } from '../../api/go-json-syntax';
-import { checkNestingDepth } from '../request/nesting';
+import { GO_TYPE_META_STRUCT, goJSONSyntaxError, goJSONSyntaxProblem } from '../../api/go-json-syntax';
+import { checkNestingDepth, MAX_NESTING_DEPTH, nestingDepth, tooDeep } from '../request/nesting';
 import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
@@ -176,7 +176,17 @@ export function parseBody(options: {
       options.body,
     );
   }
-  checkNestingDepth(value, 'json');
+  if (nestingDepth(value) > MAX_NESTING_DEPTH) {
+    // Past Go's own bound the reference's scanner refused the text already, in its words.
+    const goProblem = goJSONSyntaxProblem(text);
+    if (goProblem !== undefined)
+      throw unrecognizedObject(
+        options.expectedKind,
+        `couldn't get version/kind; json parse error: ${goProblem}`,
+        options.body,
+      );
+    throw tooDeep('json');
+  }
   checkTypeMetaHolder(value, options);
   const repeatsKeys = textRepeatsKeys(text, value);
   checkTypeMetaMembers(value, options, repeatsKeys ? topLevelMembers(text) : undefined);

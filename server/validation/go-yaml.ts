@@ -410,6 +410,10 @@ const GO_YAML_SYNTAX_WORDS: readonly {
   readonly lineBefore: boolean;
 }[] = [
   { library: /^All mapping items must start at the same column/, words: 'did not find expected key', lineBefore: true },
+  // The YAML library composes nested collections recursively and runs out of stack some 800 flow
+  // levels down, short of the bound on parsed values (request/nesting.ts): a refusal of depth in
+  // yaml.v3's words, without the count its own limit (10,000) names.
+  { library: /^Maximum call stack size exceeded/, words: 'exceeded max depth', lineBefore: false },
   {
     library: /^A block sequence may not be used as an implicit map key/,
     words: 'did not find expected key',

@@ -201,7 +201,12 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, schema: Type
   }
 }
 
-/** A list field: merged when its strategy is `merge`, otherwise replaced by the patch's list. */
+/**
+ * A list field: merged when its strategy is `merge`, otherwise replaced by the patch's list as
+ * sent. The reference's library takes that list whole, its directives too (a `$patch: delete`
+ * item of a list with no merge key stays an item, whose `$patch` then decodes as an unknown
+ * field), where a list the object did not have loses them.
+ */
 function mergeListField(options: {
   key: string;
   original: Json[];
@@ -209,7 +214,7 @@ function mergeListField(options: {
   schema: TypedNode | undefined;
   deleteList: boolean;
 }): Json[] {
-  if (!patchStrategies(options.schema).includes('merge')) return withoutDirectives(options.patch) as Json[];
+  if (!patchStrategies(options.schema).includes('merge')) return options.patch;
   return mergeList(options);
 }
 

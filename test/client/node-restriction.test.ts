@@ -255,7 +255,8 @@ describe('a node under the Node authorizer and NodeRestriction', () => {
     );
     expect(secretPod.status).toBe(403);
     expect(secretPod.json<{ message: string }>().message).toBe(
-      'pods "reads-secret" is forbidden: node "n1" can not create pods that reference secrets',
+      // ServiceAccount admission, before NodeRestriction in the reference's order, refuses it first.
+      'pods "reads-secret" is forbidden: a mirror pod may not reference secrets',
     );
     const elsewhere = await asNode('POST', '/api/v1/namespaces/apps/pods', {
       ...mirror('elsewhere'),

@@ -1,7 +1,8 @@
 /**
  * The cost of fan-out, in memory (no store): one event offered to 1,000 watchers, each with its
- * own reader. Bounds are loose (a shared 2-core machine); the point is that dispatch stays
- * proportional to interested watchers and shares objects instead of copying them.
+ * own reader. Dispatch reaches only the interested watchers and hands them all one event object
+ * instead of a copy each; its time is printed, not bounded (bench/watch-fanout.ts measures it),
+ * since a bound loose enough for a loaded 2-core CI machine says nothing.
  */
 import { CacheWatcher } from '../../../storage/cache/cache-watcher';
 import type { CacheEvent } from '../../../storage/cache/event-ring';
@@ -75,9 +76,13 @@ describe('dispatch cost', () => {
     process.stdout.write(
       `dispatch: ${((dispatchMs * 1000) / events.length).toFixed(1)} µs per event to 1,000 watchers; reading: ${((drainMs * 1e6) / (500 * 1_000)).toFixed(0)} ns per delivered event\n`,
     );
-    expect(dispatchMs).toBeLessThan(2_000);
     expect(watchers[0].received[0]).toMatchObject({ object: events[0].object });
     expect((watchers[0].received[0] as { object: KubeObject }).object).toBe(events[0].object);
+    // Every watcher that takes an event gets the same event object, not one of its own.
+    for (const at of [0, 1, 999]) {
+      for (const { received } of watchers.filter((_, i) => i % 2 === 0))
+        expect(received[at]).toBe(watchers[0].received[at]);
+    }
     for (const { watcher } of watchers) watcher.stop();
   });
 

@@ -6,11 +6,10 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import type { FieldPath } from '../status/field-errors';
+import { GoValue, type FieldPath } from '../status/field-errors';
 import type { PodTemplateShape } from './pod';
 import { immutableAs } from './semantic-equality';
 import { internalCompactJson } from './internal-json';
-import { GoValue } from '../status/field-errors';
 
 interface Affinity {
   nodeAffinity?: unknown;

@@ -6,6 +6,7 @@
  * The etcd key is the context of each call: AES-GCM and KMS v2 authenticate it, so a value
  * copied under another key no longer decrypts, and the metrics name the resource.
  */
+import { goAggregate } from '../../api/go-json-syntax';
 
 export interface TransformContext {
   /** The full store key, e.g. `/registry/secrets/default/token`: the authenticated data. */
@@ -41,6 +42,5 @@ export interface PrefixedTransformer {
  */
 export function aggregateErrors(errors: readonly Error[]): Error {
   if (errors.length === 1) return errors[0];
-  const messages = [...new Set(errors.map((error) => error.message))];
-  return new Error(messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`);
+  return new Error(goAggregate(errors.map((error) => error.message)));
 }

@@ -83,8 +83,8 @@ export function apiGroupDocument(group: ServedGroup): APIGroup {
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group) };
 }
 
-/** `GET /api/v1` and `GET /apis/<group>/<version>`: resources and subresources, by name. */
 /**
+ * `GET /api/v1` and `GET /apis/<group>/<version>`: resources and subresources, by name.
  * `storageVersionHashes` is the StorageVersionHash gate: off, built-in kinds are listed without
  * the hash (custom resources keep theirs, `storageVersionHashUngated`).
  */

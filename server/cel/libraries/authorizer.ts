@@ -56,7 +56,6 @@ export function selectorParseCost(length: number): number {
   );
 }
 
-/** The value of the `authorizer` variable: checks on behalf of `user`. */
 /**
  * Answers of one request's authorization checks, shared by an authorizer and the service-account
  * authorizers made from it. An authorizer may answer later (a webhook): then the check is

@@ -7,8 +7,10 @@
  * counts generations and validates by the schema; the schema of each version as OpenAPI
  * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
  * printer of its columns; no protobuf form; and conversion between versions:
- * apiVersion only (strategy None) or through the CRD's webhook; reads default stored objects by
- * the storage version's schema.
+ * apiVersion only (strategy None) or through the CRD's webhook, the result pruned by the target
+ * version's schema; reads default stored objects by the storage version's schema. Writes are
+ * prepared in the version they are sent in (registry/store/scope.ts), so each version's strategy
+ * validates by that version's schema.
  */
 import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
@@ -34,7 +36,8 @@ import { hasValidationRules, validateByRules } from './validation-rules';
 import { RatchetPosition } from './ratcheting';
 import { validateCustomScaleSpec, validateCustomScaleStatus } from '../registry/store/custom-scale';
 
-import { groupVersionString, type GroupVersion } from '../../api/identity';
+import { groupVersionString, parseGroupVersion, type GroupVersion } from '../../api/identity';
+import { copyJson } from '../json/value';
 import type { SelectableFields } from '../selectors/field-selector';
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
@@ -82,10 +85,32 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
   return newer === undefined ? text : `${text}; use ${group}/${newer.name} ${names.kind}`;
 }
 
-/** Conversion through the CRD's webhook; absent for strategy None, where only apiVersion changes. */
-function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | undefined): ResourceType['convert'] {
-  const conversion = crd.spec.conversion;
-  if (conversion?.strategy !== 'Webhook') return undefined;
+/**
+ * Conversion between the CRD's versions: through its webhook, or for strategy None a change of
+ * apiVersion alone. Either way the result is pruned by the target version's schema, as the
+ * reference's converter prunes whatever it converts: a field only one version's schema declares
+ * is not served in another. Absent for a CRD of one version, which never converts.
+ */
+function versionConvert(
+  crd: CustomResourceDefinition,
+  prune: NonNullable<ResourceType['prune']>,
+  storageOf: StorageOf | undefined,
+): ResourceType['convert'] {
+  const { conversion, versions } = crd.spec;
+  if (conversion?.strategy !== 'Webhook') {
+    if (versions.length < 2) return undefined;
+    // Versions of one schema need no pruning; a copy is made only where it prunes.
+    const schemaText = new Map(versions.map((version) => [version.name, JSON.stringify(version.schema ?? null)]));
+    return (object: KubeObject, to: GroupVersion) => {
+      const apiVersion = groupVersionString(to);
+      if (object.apiVersion === apiVersion) return object;
+      const from = typeof object.apiVersion === 'string' ? parseGroupVersion(object.apiVersion)?.version : undefined;
+      if (from !== undefined && schemaText.get(from) === schemaText.get(to.version)) return { ...object, apiVersion };
+      const converted = { ...copyJson(object), apiVersion };
+      prune(converted, to.version);
+      return converted;
+    };
+  }
   return async (object: KubeObject, to: GroupVersion) => {
     const apiVersion = groupVersionString(to);
     if (object.apiVersion === apiVersion) return object;
@@ -95,6 +120,7 @@ function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | un
       { apiVersion, kind: crd.spec.names.kind },
       storageOf,
     );
+    prune(converted, to.version);
     return converted;
   };
 }
@@ -170,8 +196,8 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
   const schemaFor = (version: string) => schemaOf(crd, version);
   // The strategy differs by the version's subresources: a write of the main resource keeps the
   // stored status where status is one, and the scale's paths are checked where scale is one.
-  const strategyFor = (hasStatus: boolean, scale: ScaleSubresource | undefined): Strategy =>
-    customResourceStrategy({ namespaced, hasStatus, scale, schemaFor, storageVersion: storage.name });
+  const strategyFor = (version: string, hasStatus: boolean, scale: ScaleSubresource | undefined): Strategy =>
+    customResourceStrategy({ namespaced, hasStatus, scale, schemaFor, version });
   // Each served version has its own subresources and selectable fields, as the reference serves
   // them; the preferred version's stand for the type where no version is asked for.
   const ownOf = (version: CustomResourceDefinitionVersion) => {
@@ -180,7 +206,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     return {
       subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
       selectableFields: selectableFieldsOf(version),
-      strategy: strategyFor(hasStatus, scale),
+      strategy: strategyFor(version.name, hasStatus, scale),
     };
   };
   const versions: ServedVersion[] = served.map((version) => ({
@@ -195,7 +221,15 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
         }
       : {}),
   }));
-  const convert = webhookConvert(crd, storageOf);
+  // A version the kind lacks has no schema: everything but apiVersion, kind and metadata goes.
+  // Then the nulls the schema does not allow, as the reference's decoder drops them.
+  const prune = (object: KubeObject, version: string) => {
+    const schema = schemaFor(version) ?? {};
+    const unknown = pruneBySchema(object, schema);
+    dropDisallowedNulls(object, schema);
+    return unknown;
+  };
+  const convert = versionConvert(crd, prune, storageOf);
   // Reads default by the storage version's schema, before any conversion: a default that only
   // the served version's schema declares is not filled in (as kube-apiserver 1.34 answers).
   const storageSchema = schemaFor(storage.name);
@@ -219,14 +253,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     ...ownOf(served[0] ?? storage),
     nameRule: 'dns-subdomain',
     requiresResourceVersionOnUpdate: true,
-    // A version the kind lacks has no schema: everything but apiVersion, kind and metadata goes.
-    // Then the nulls the schema does not allow, as the reference's decoder drops them.
-    prune: (object, version) => {
-      const schema = schemaFor(version) ?? {};
-      const unknown = pruneBySchema(object, schema);
-      dropDisallowedNulls(object, schema);
-      return unknown;
-    },
+    prune,
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     custom: true,
@@ -267,9 +294,10 @@ function customResourceStrategy(options: {
   readonly hasStatus: boolean;
   readonly scale: ScaleSubresource | undefined;
   readonly schemaFor: (version: string) => JSONSchemaProps | undefined;
-  readonly storageVersion: string;
+  /** The version it serves, whose schema validates: writes are prepared in the request's version. */
+  readonly version: string;
 }): Strategy {
-  const { namespaced, hasStatus, scale, schemaFor, storageVersion } = options;
+  const { namespaced, hasStatus, scale, schemaFor, version } = options;
   // The scale's paths must read as the Scale reads them: on a write of the whole object both
   // replicas paths and the selector's, on a status write those of the status alone.
   const scaleErrors = (object: KubeObject): FieldError[] =>
@@ -280,8 +308,8 @@ function customResourceStrategy(options: {
     { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
     {
       // Bodies were pruned when decoded (prune below); objects made inside the server were not.
-      defaults: (object, version) => {
-        const schema = schemaFor(version);
+      defaults: (object, defaulted) => {
+        const schema = schemaFor(defaulted);
         if (schema === undefined) return;
         pruneBySchema(object, schema);
         applySchemaDefaults(object, schema);
@@ -294,14 +322,14 @@ function customResourceStrategy(options: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: (object) =>
         validateCustomResource(object, undefined, {
-          schema: schemaFor(storageVersion),
+          schema: schemaFor(version),
           scaleErrors: scaleErrors(object),
         }),
       validateUpdate: (object, old) =>
-        validateCustomResource(object, old, { schema: schemaFor(storageVersion), scaleErrors: scaleErrors(object) }),
+        validateCustomResource(object, old, { schema: schemaFor(version), scaleErrors: scaleErrors(object) }),
       validateStatusUpdate: (object, old) =>
         validateCustomResource(object, old, {
-          schema: schemaFor(storageVersion),
+          schema: schemaFor(version),
           scaleErrors: statusScaleErrors(object),
           statusOnly: true,
         }),

@@ -98,6 +98,22 @@ export interface ServedApi {
   close(): Promise<void>;
 }
 
+/** One request to a served API with a JSON body (of `contentType`), and its status and JSON answer. */
+export async function callJson(
+  api: ServedApi,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(api.base + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
 export async function serveResourceApi(
   storageFor: (type: ResourceType) => ResourceStore,
   options: {

@@ -8,7 +8,7 @@ import type { ObjectKey } from '../../../storage/objects/types';
 import type { AdmissionAttributes, AdmissionOperation, OperationOptions } from '../../admission/types';
 import type { UserInfo } from '../../../api/user-info';
 import type { GroupVersionKind } from '../../../api/identity';
-import type { StoreScope } from './scope';
+import { preparesInServedVersion, type StoreScope } from './scope';
 import { WarningList, type WarningRecorder } from '../../request/warning-recorder';
 
 import type { KubeObject } from '../../../api/objects';
@@ -73,8 +73,11 @@ export function admissionAttributes(
   },
 ): AdmissionAttributes {
   const { type } = scope;
-  const stored = { group: type.storageGroup ?? type.group, version: type.storageVersion };
   const requested = { group: type.group, version: scope.version.version };
+  // The version the chain holds the objects in: the one the write is prepared in (scope.ts).
+  const stored = preparesInServedVersion(scope)
+    ? requested
+    : { group: type.storageGroup ?? type.group, version: type.storageVersion };
   const subResource = write.subresource ?? '';
   return {
     uid: randomUUID(),

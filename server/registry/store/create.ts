@@ -2,8 +2,9 @@
  * Create: the one function every create runs through (POST, and the server's own controllers).
  * The steps, in the reference's order (its create handler, then its registry store's Create):
  *
- *   1. the object in the storage version, with the kind's defaults, each owner reference sent
- *      twice kept once (with a warning)
+ *   1. the object in the version it is prepared in (a built-in kind's storage version, a custom
+ *      resource's request version: scope.ts's preparedVersion), with that version's defaults,
+ *      each owner reference sent twice kept once (with a warning)
  *   2. mutating admission (CREATE), then owner references deduplicated again; a type that
  *      takes no new objects (createRefusal) refuses here, before any plugin
  *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
@@ -15,7 +16,7 @@
  *   7. validating admission (CREATE), seeing the object as it will be stored
  *   8. managedFields: the write recorded as its manager's Update, crediting it with the object
  *      as of step 1 (what it sent, defaulted), not what admission or the server set later
- *   9. storage: a resourceVersion is refused here (400: a create names no version), where the
+ *   9. storage, in the storage version: a resourceVersion is refused here (400: a create names no version), where the
  *      reference's etcd storage refuses it, so an invalid object is a 422 first and a dry run,
  *      which never reaches that storage, accepts it; a dry run stops here, having checked the
  *      name is free
@@ -34,8 +35,10 @@ import { dedupOwnerReferences, fillCreateMetadata } from './object-meta';
 import {
   invalidObject,
   objectKeyOf,
+  preparedToStored,
+  preparedVersion,
+  toPreparedVersion,
   toServedVersion,
-  toStorageVersion,
   writeContextOf,
   type StoreScope,
 } from './scope';
@@ -72,7 +75,10 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Ku
     const { resourceVersion } = object.metadata;
     if (!request.dryRun && resourceVersion !== undefined && resourceVersion !== '')
       throw badRequest('resourceVersion should not be set on objects to be created');
-    const created = await scope.storage.create(key, object, { dryRun: request.dryRun, deadline: request.deadline });
+    const created = await scope.storage.create(key, await preparedToStored(scope, object), {
+      dryRun: request.dryRun,
+      deadline: request.deadline,
+    });
     stored = true;
     return await toServedVersion(scope, created);
   } finally {
@@ -81,7 +87,7 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Ku
 }
 
 export interface PreparedObject {
-  /** In the storage version, ready to store but for its managedFields. */
+  /** In the version it is prepared in (preparedVersion), ready to store but for its managedFields. */
   readonly object: KubeObject;
   readonly key: ObjectKey;
   /**
@@ -106,9 +112,9 @@ export async function prepareNewObject(
   authorize: () => Promise<void>,
 ): Promise<PreparedObject> {
   const { strategy } = scope.type;
-  // 1. Storage version and defaults; owner references sent twice, once (a patch's: after admission).
-  const object = await toStorageVersion(scope, sent);
-  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  // 1. The prepared version and its defaults; owner references sent twice, once (a patch's: after admission).
+  const object = await toPreparedVersion(scope, sent);
+  strategy.applyDefaults?.(object, preparedVersion(scope));
   if (!write.patch) dedupOwnerReferences(object, write.warnings, false);
   const written = copyJson(object);
   // 2. Mutating admission; a type that takes no new objects refuses first.

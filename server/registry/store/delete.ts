@@ -27,7 +27,7 @@ import { conflict, notFound } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { markAsDeleting, pendingFinalizers } from './object-meta';
 import type { ResourceType } from '../types';
-import { groupResourceOf, toServedVersion, type StoreScope } from './scope';
+import { groupResourceOf, storedToPrepared, toServedVersion, type StoreScope } from './scope';
 import { afterRemoval, removeExactly } from './update';
 
 import type { KubeObject } from '../../../api/objects';
@@ -165,7 +165,11 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
         async (current) => {
           if (current === undefined) throw notFound(groupResourceOf(scope.type), key.name);
           checkPreconditions(scope, current, deletion.preconditions);
-          const attributes = admissionAttributes(scope, request, { operation: 'DELETE', key, oldObject: current });
+          const attributes = admissionAttributes(scope, request, {
+            operation: 'DELETE',
+            key,
+            oldObject: await storedToPrepared(scope, current),
+          });
           await scope.context.admission.admit(attributes);
           await scope.context.admission.validate(attributes);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../api/objects';
 import type { SchemaContext } from '../../fieldmanager/field-set';
 import { managedFieldsAfterUpdate, requestedManagedFields } from '../../fieldmanager/managed-fields';
 import { resolveDefinition } from '../../validation/decode';
-import { apiVersionOf, toServedVersion, type StoreScope } from './scope';
+import { apiVersionOf, preparesInServedVersion, toServedVersion, type StoreScope } from './scope';
 import { storageGroupVersion } from '../types';
 import { mainResetFieldsOf, statusResetFieldsOf } from '../reset-fields';
 
@@ -17,9 +17,9 @@ function schemaContextOf(scope: StoreScope): SchemaContext {
   return { definitions, schema: resolveDefinition(definitions, scope.version.definition) };
 }
 
-/** Whether the scope's version is not the one objects are stored in. */
-function convertsForStorage(scope: StoreScope): boolean {
-  if (scope.type.convert === undefined) return false;
+/** Whether a write's objects are prepared in another version than the scope's (its storage version). */
+function preparedInOtherVersion(scope: StoreScope): boolean {
+  if (scope.type.convert === undefined || preparesInServedVersion(scope)) return false;
   const stored = storageGroupVersion(scope.type);
   return stored.group !== scope.type.group || stored.version !== scope.version.version;
 }
@@ -47,7 +47,7 @@ export async function recordManagedFields(options: {
     : requestedManagedFields(object.metadata.managedFields, stored);
   // Fields are counted in the request's version, as the reference's field manager converts to
   // it: an events.k8s.io Event's writer owns `regarding`, though core v1's `involvedObject` is stored.
-  const converted = convertsForStorage(scope);
+  const converted = preparedInOtherVersion(scope);
   const view = async (value: KubeObject): Promise<unknown> => {
     const served = converted ? await toServedVersion(scope, value) : value;
     return { ...served, metadata: { ...served.metadata, managedFields: undefined } };

@@ -113,11 +113,42 @@ export function toStorageVersion(scope: StoreScope, object: KubeObject): Convert
   return converted instanceof Promise ? converted.then(stored) : stored(converted);
 }
 
-/** 422 Invalid naming the kind, from the strategy's field errors. */
 /**
- * The 422 of an object, named by the kind as the reference holds it internally: the group it is
- * stored in (an events.k8s.io Event is a core Event there, `Event "x" is invalid`).
+ * A write's object is prepared (defaulted, admitted, validated, credited to its manager) in the
+ * version it is written in: a built-in kind's storage version, which its strategy is written
+ * for; a custom resource's request version, as the reference's handler holds custom resources
+ * in the request's version and converts them only to store them. So a custom resource is
+ * defaulted and validated by the schema of the version the client spoke.
  */
+export function preparesInServedVersion(scope: StoreScope): boolean {
+  return scope.type.custom === true;
+}
+
+/** The version `toPreparedVersion` answers in, whose defaults the write gets. */
+export function preparedVersion(scope: StoreScope): string {
+  return preparesInServedVersion(scope) ? scope.version.version : scope.type.storageVersion;
+}
+
+/** A served-version object (a request's body, a patch's result) in the version its write is prepared in. */
+export function toPreparedVersion(scope: StoreScope, served: KubeObject): Converted<KubeObject> {
+  return preparesInServedVersion(scope) ? servedAs(scope, served) : toStorageVersion(scope, served);
+}
+
+/** A stored object in the version writes are prepared in: the old object admission sees on a delete. */
+export function storedToPrepared(scope: StoreScope, stored: KubeObject): Converted<KubeObject> {
+  return preparesInServedVersion(scope) ? toServedVersion(scope, stored) : stored;
+}
+
+/** A prepared object as it is stored. */
+export function preparedToStored(scope: StoreScope, prepared: KubeObject): Converted<KubeObject> {
+  return preparesInServedVersion(scope) ? toStorageVersion(scope, prepared) : prepared;
+}
+
+/** A prepared object as the scope's version shows it (a write's answer when nothing was stored). */
+export function preparedToServed(scope: StoreScope, prepared: KubeObject): Converted<KubeObject> {
+  return preparesInServedVersion(scope) ? prepared : toServedVersion(scope, prepared);
+}
+
 /**
  * The group and kind a built-in kind's refusal names: its Go type's, the storage group's (an
  * events.k8s.io Event is a core Event).
@@ -126,6 +157,11 @@ export function refusedGroupKind(scope: StoreScope): GroupKind {
   return { group: storageGroupVersion(scope.type).group, kind: scope.type.kind };
 }
 
+/**
+ * 422 Invalid from the strategy's field errors, naming the kind as the reference holds it
+ * internally: by the group it is stored in (an events.k8s.io Event is a core Event there,
+ * `Event "x" is invalid`).
+ */
 export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
   return invalid(refusedGroupKind(scope), name, errors);
 }

@@ -5,7 +5,7 @@
  * The steps of one attempt, in the reference's order (its registry store's Update):
  *
  *   1. the new object from the current one (the caller's: a body, a patch, an apply), in the
- *      storage version with the kind's defaults, each owner reference a body (not a patch)
+ *      version it is prepared in (scope.ts's preparedVersion) with that version's defaults, each owner reference a body (not a patch)
  *      sent twice kept once (with a warning)
  *   2. mutating admission (UPDATE), then owner references deduplicated again
  *   3. preconditions: a resourceVersion the object carries must be the current one, compared as
@@ -21,7 +21,7 @@
  *   7. managedFields: the write recorded as its manager's Update (apply brings its own),
  *      crediting it with the object as of step 1 (what it sent, defaulted), not what admission,
  *      the preparation or the hook changed
- *   8. storage; a dry run stops here. A terminating object left with no finalizer is removed
+ *   8. storage, in the storage version; a dry run stops here. A terminating object left with no finalizer is removed
  *      instead of written (and the kind's afterDelete hook runs).
  *   9. the hook's finish: what it took is given back when the write failed, what the new
  *      object dropped when it was stored
@@ -42,9 +42,13 @@ import { recordManagedFields } from './managed-fields';
 import { dedupOwnerReferences, keepSystemMetadata, pendingFinalizers } from './object-meta';
 import {
   groupResourceOf,
+  preparedToServed,
+  preparedToStored,
+  preparedVersion,
+  preparesInServedVersion,
   refusedGroupKind,
+  toPreparedVersion,
   toServedVersion,
-  toStorageVersion,
   writeContextOf,
   type StoreScope,
 } from './scope';
@@ -88,8 +92,8 @@ export interface UpdateResult {
 
 /**
  * Thrown inside the update function when the object must be removed rather than written: the
- * stored object to remove, and the updated one the request is answered with, as the reference
- * answers the update it made.
+ * stored object to remove, and the updated one (as prepared) the request is answered with, as
+ * the reference answers the update it made.
  */
 class RemoveInstead extends Error {
   constructor(
@@ -148,12 +152,12 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
                 manager: request.manager,
                 subresource: request.subresource,
               });
-            return object;
+            return await preparedToStored(scope, object);
           }
           const { object, finish } = await prepareUpdate(scope, request, current);
           pending = finish;
           if (shouldRemove(scope, object)) throw new RemoveInstead(current, object);
-          return object;
+          return await preparedToStored(scope, object);
         },
         {
           preconditions: request.preconditions,
@@ -170,7 +174,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
       try {
         const removed = await removeExactly(scope, key, error.current, request);
         await afterRemoval(scope, removed, request.dryRun);
-        return { object: await toServedVersion(scope, error.updated), created: false, deleted: true };
+        return { object: await preparedToServed(scope, error.updated), created: false, deleted: true };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
         const raced =
@@ -198,19 +202,25 @@ function strategyWarnings(
   return target === 'status' ? (strategy.statusWarnings?.(object, current) ?? []) : [];
 }
 
-/** Steps 1-7 on an existing object: the object to store and the kind's hook's finish. */
+/**
+ * Steps 1-7 on an existing object (`stored`, as stored): the object to store, as prepared, and
+ * the kind's hook's finish.
+ */
 async function prepareUpdate(
   scope: StoreScope,
   request: UpdateRequest,
-  current: KubeObject,
+  stored: KubeObject,
 ): Promise<{ object: KubeObject; finish: FinishWrite }> {
   const { strategy } = scope.type;
   const name = request.key.name;
-  // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
-  const updated = await request.updatedObject(await toServedVersion(scope, copyJson(current)));
+  // 1. The caller's change, made on a copy: `current`, the old object as the write is prepared,
+  // must stay the old state to compare with.
+  const served = await toServedVersion(scope, stored);
+  const current = preparesInServedVersion(scope) ? served : stored;
+  const updated = await request.updatedObject(copyJson(served));
   const named = namedGroupKind(scope, updated);
-  const object = await toStorageVersion(scope, updated);
-  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  const object = await toPreparedVersion(scope, updated);
+  strategy.applyDefaults?.(object, preparedVersion(scope));
   if (!request.patch) dedupOwnerReferences(object, request.warnings, false);
   // What the write's manager is credited with (step 7): the object as sent and defaulted, as the
   // reference records ownership before admission and its registry change it (the deletion marks

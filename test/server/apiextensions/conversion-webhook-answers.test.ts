@@ -3,7 +3,8 @@
  * (fixtures/conversion-webhook-answers.json, recorded by tools/reference/record-answers.ts
  * against the test's own webhook): reads, lists, creates and patches in the version not stored
  * when the webhook converts, fails, answers another uid, too few objects, no result, objects
- * renamed, relabelled or left in their version.
+ * renamed, relabelled (a label the webhook adds is not credited to the writer) or left in their
+ * version.
  */
 import { join } from 'node:path';
 import { testRecordedAnswers } from '../../helpers/recorded-answers-suite';

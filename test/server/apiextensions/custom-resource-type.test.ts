@@ -10,7 +10,13 @@ import {
 } from '../../../server/apiextensions/custom-resource-type';
 import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import {
+  callJson,
+  openTestStore,
+  serveResourceApi,
+  type ServedApi,
+  type TestStore,
+} from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
 import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
@@ -32,20 +38,8 @@ afterAll(async () => {
   await testStore.close();
 });
 
-// JSON from the server under test
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-  contentType = 'application/json',
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(api.base + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': contentType },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, path: string, body?: unknown, contentType?: string) =>
+  callJson(api, method, path, body, contentType);
 
 function widget(name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec, ...extra };

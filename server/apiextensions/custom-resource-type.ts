@@ -38,7 +38,7 @@ import { validateCustomScaleSpec, validateCustomScaleStatus } from '../registry/
 
 import { groupVersionString, parseGroupVersion, type GroupVersion } from '../../api/identity';
 import { copyJson } from '../json/value';
-import type { SelectableFields } from '../selectors/field-selector';
+import { customResourceFieldLabels, type SelectableFields } from '../selectors/field-selector';
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
   return [...group.split('.').reverse(), version, kind].join('.');
@@ -203,9 +203,11 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
   const ownOf = (version: CustomResourceDefinitionVersion) => {
     const hasStatus = version.subresources?.status !== undefined;
     const scale = scaleOf(version);
+    const selectableFields = selectableFieldsOf(version);
     return {
       subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
-      selectableFields: selectableFieldsOf(version),
+      selectableFields,
+      fieldLabels: customResourceFieldLabels(selectableFields, namespaced),
       strategy: strategyFor(version.name, hasStatus, scale),
     };
   };

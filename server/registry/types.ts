@@ -142,10 +142,10 @@ export interface ServedVersion {
   readonly printer?: Printer;
   /**
    * What this version serves differently from the type (a custom resource's versions each have
-   * their own subresources and selectable fields, and the strategy its status subresource
-   * implies); see `typeAtVersion`.
+   * their own subresources and selectable fields, the field labels those make, and the strategy
+   * its status subresource implies); see `typeAtVersion`.
    */
-  readonly own?: Partial<Pick<ResourceType, 'subresources' | 'selectableFields' | 'strategy'>>;
+  readonly own?: Partial<Pick<ResourceType, 'subresources' | 'selectableFields' | 'fieldLabels' | 'strategy'>>;
 }
 
 export interface ResourceType {

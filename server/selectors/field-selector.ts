@@ -135,6 +135,19 @@ function fieldLabelsFrom(selectableFields: SelectableFields): FieldLabels {
 }
 
 /**
+ * A custom resource's labels, as the reference's converter for custom resources takes them in a
+ * version: metadata.name, metadata.namespace where the kind is namespaced, and the version's
+ * selectable fields; any other is refused in the same words, selectable fields or none.
+ */
+export function customResourceFieldLabels(selectableFields: SelectableFields, namespaced: boolean): FieldLabels {
+  const labels = ['metadata.name', ...(namespaced ? ['metadata.namespace'] : []), ...Object.keys(selectableFields)];
+  return {
+    accepted: new Map(labels.map((label) => [label, label])),
+    refusal: (label) => `field label not supported: ${label}`,
+  };
+}
+
+/**
  * The requirements with each label converted to the field it reads; throws the reference's text
  * for a label the kind does not take.
  */

@@ -232,12 +232,24 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     return unknown;
   };
   const convert = versionConvert(crd, prune, storageOf);
-  // Reads default by the storage version's schema, before any conversion: a default that only
-  // the served version's schema declares is not filled in (as kube-apiserver 1.34 answers).
-  const storageSchema = schemaFor(storage.name);
+  // Reads default by the schema of the version an object is stored in, before any conversion: a
+  // default that only the served version's schema declares is not filled in, and an object
+  // stored before the storage version changed gets its own version's (as kube-apiserver 1.34
+  // answers).
+  const defaulting = new Map(
+    crd.spec.versions.flatMap((version) => {
+      const schema = version.schema?.openAPIV3Schema;
+      return schema !== undefined && hasSchemaDefaults(schema)
+        ? [[groupVersionString({ group, version: version.name }), schema] as const]
+        : [];
+    }),
+  );
   const readDefaults =
-    storageSchema !== undefined && hasSchemaDefaults(storageSchema)
-      ? (object: KubeObject) => withSchemaDefaults(object, storageSchema)
+    defaulting.size > 0
+      ? (object: KubeObject) => {
+          const schema = typeof object.apiVersion === 'string' ? defaulting.get(object.apiVersion) : undefined;
+          return schema === undefined ? object : withSchemaDefaults(object, schema);
+        }
       : undefined;
   return {
     group,

@@ -103,8 +103,11 @@ export interface HealthOptions {
 }
 
 export interface MountedRoutes {
-  /** Whether a group under `/apis` is served: below it an unknown path is a NotFound Status, not Go's plain 404. */
-  readonly servesGroup: (name: string) => boolean;
+  /**
+   * Whether an unknown path below a group under `/apis` is a NotFound Status (the reference's web
+   * services of its built-in kinds answer so), not Go's plain 404.
+   */
+  readonly notFoundAsStatus: (name: string) => boolean;
   /** The paths these routes list in the server's index (`/`). */
   readonly listedPaths: () => readonly string[];
 }
@@ -283,7 +286,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     );
   }
   app.route(ROOT_PATHS).all(rootPathsHandler(listedPaths));
-  app.use(notFoundHandler(mounted?.servesGroup));
+  app.use(notFoundHandler(mounted?.notFoundAsStatus));
   app.use(statusErrorHandler());
 
   const clientCas = [create.tls.clientCaPem, create.tls.extraClientCaPem].filter(

@@ -649,7 +649,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         declarativeMismatches,
       });
       return {
-        servesGroup: discovery.servesGroup,
+        notFoundAsStatus: discovery.notFoundAsStatus,
         listedPaths: () => [...discovery.listedPaths(), ...OPENAPI_LISTED_PATHS],
       };
     },

@@ -123,8 +123,13 @@ function encode(document: object): EncodedDocument {
 }
 
 export interface MountedDiscovery {
-  /** Whether a group is served (built in, from a custom resource, or by an APIService). */
-  servesGroup(name: string): boolean;
+  /**
+   * Whether an unknown path below a served group is a NotFound Status: a group with built-in
+   * kinds (the reference's web services answer it) or served by a remote APIService. Below a group of
+   * custom resources alone the reference's apiextensions handler passes what it does not serve
+   * (another scope's path, a version not served, an unknown resource) to Go's plain 404.
+   */
+  notFoundAsStatus(name: string): boolean;
   /** The discovery paths the server's index lists: `/api`, `/apis`, and each group and version. */
   listedPaths(): string[];
 }
@@ -240,8 +245,11 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
     });
   });
   return {
-    servesGroup: (name) =>
-      groups().some((group) => group.name === name) || extensionGroups().some((group) => group.name === name),
+    notFoundAsStatus: (name) =>
+      groups().some(
+        (group) =>
+          group.name === name && group.versions.some(({ resources }) => resources.some(({ type }) => !type.custom)),
+      ) || extensionGroups().some((group) => group.name === name && group.versions.some(({ local }) => !local)),
     listedPaths: () => [
       '/apis',
       '/apis/',

@@ -19,7 +19,7 @@ import {
   type Verb,
 } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
-import { methodNotAllowed, methodNotSupported } from '../status/catalogue';
+import { methodNotAllowed, methodNotSupported, notFound } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
@@ -188,10 +188,12 @@ function pick(
     return handlers.main[verb] ?? 'not-allowed';
   }
   const subresource = handlers.subresources[info.subresource];
-  if (subresource === undefined) return undefined; // not served: the chain's 404
-  // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies.
+  // Not served: the chain's 404; the reference's custom resource handler names the object instead.
+  if (subresource === undefined) return type.custom ? objectNotFound(type, info.name) : undefined;
+  // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies; its
+  // custom resource handler reads the subresource and ignores what follows it.
   const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
-  if (info.parts.length > 3 && !takesPath) return undefined;
+  if (info.parts.length > 3 && !takesPath && !type.custom) return undefined;
   // The proxies take OPTIONS too, passed on as GET is.
   if (takesPath && method === 'OPTIONS') return subresource.get ?? 'not-allowed';
   if (!ROUTED_METHODS.has(method)) return 'not-allowed';
@@ -215,6 +217,11 @@ function customResourceHandler(
   if (type.namespaced && info.namespace === '' && verb !== 'list' && verb !== 'watch') return undefined;
   if (!ROUTED_METHODS.has(method)) return 'not-allowed';
   return handlers.main[verb] ?? 'not-allowed';
+}
+
+/** A handler answering any method with the NotFound of the object named (`widgets.example.com "w" not found`). */
+function objectNotFound(type: ResourceType, name: string): ResourceHandler {
+  return () => Promise.reject(notFound(groupResourceOf(type), name));
 }
 
 /** `/namespaces/<name>[/<subresource>]`: the request info names the namespace as both. */

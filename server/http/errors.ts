@@ -7,14 +7,14 @@ import { auditPanic } from '../audit/record/request-audit';
 import { markPanicked } from '../handlers/post-timeout';
 
 /**
- * What no route answered. Below the reference's API web services (`/api`, a served group under
- * `/apis`, `/version`) that is a NotFound Status; `/openapi/v3/...` answers an empty 404; every
+ * What no route answered. Below the reference's API web services (`/api`, a group of built-in
+ * kinds under `/apis`, `/version`) that is a NotFound Status; `/openapi/v3/...` answers an empty 404; every
  * other path reaches Go's mux and its plain-text `404 page not found`.
  */
-export function notFoundHandler(servesGroup: (name: string) => boolean = () => false): RequestHandler {
+export function notFoundHandler(notFoundAsStatus: (name: string) => boolean = () => false): RequestHandler {
   return (req, res) => {
     const path = req.path;
-    if (isApiServicePath(path, servesGroup)) return writeStatus(res, pathNotFound());
+    if (isApiServicePath(path, notFoundAsStatus)) return writeStatus(res, pathNotFound());
     if (path.startsWith('/openapi/v3/')) return void res.status(404).end();
     res.status(404);
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
@@ -23,12 +23,12 @@ export function notFoundHandler(servesGroup: (name: string) => boolean = () => f
   };
 }
 
-function isApiServicePath(path: string, servesGroup: (name: string) => boolean): boolean {
+function isApiServicePath(path: string, notFoundAsStatus: (name: string) => boolean): boolean {
   if (underRoot(path, '/api') || underRoot(path, '/version')) return true;
   if (!path.startsWith('/apis/')) return false;
   const end = path.indexOf('/', 6);
   // `/apis/<group>` alone is the group's discovery document, a route of the mux.
-  return end >= 0 && servesGroup(path.slice(6, end));
+  return end >= 0 && notFoundAsStatus(path.slice(6, end));
 }
 
 function underRoot(path: string, root: string): boolean {

@@ -86,7 +86,7 @@ describe('the HTTPS server', () => {
           const body = await readBody(req, { limitBytes: 1024 });
           res.json({ bytes: body.length });
         });
-        return { servesGroup: (name) => name === 'apps', listedPaths: () => ['/whoami'] };
+        return { notFoundAsStatus: (name) => name === 'apps', listedPaths: () => ['/whoami'] };
       },
     });
     baseUrl = (await server.listen()).url;

@@ -156,12 +156,16 @@ function pick(
   // A cluster-scoped kind has no route under a namespace (`/api/v1/namespaces/x/nodes`); a
   // namespace's own path (`/api/v1/namespaces/x`, `/namespaces/x/status`) names it as its namespace.
   if (!type.namespaced && info.namespace !== '' && !isNamespaceOwnPath(info)) return undefined;
+  // The reference's custom resource handler passes a namespaced kind's path without a namespace
+  // on to the 404, but for list and watch, a subresource's too.
+  if (type.custom && type.namespaced && info.namespace === '' && info.verb !== 'list' && info.verb !== 'watch')
+    return undefined;
   // The legacy `/watch/` paths are routed for GET only, and only for kinds that can be watched:
   // another method there is 405, or 404 when the kind has no such path at all.
   if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
     return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
-    if (type.custom) return customResourceHandler(type, handlers, info, method);
+    if (type.custom) return customResourceHandler(handlers, info, method);
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.
     if ((verb === 'update' || verb === 'patch') && info.name === '') return 'not-allowed';
@@ -203,20 +207,16 @@ function pick(
 
 /**
  * A custom resource's handler in the reference serves by verb alone (its crdHandler has no
- * go-restful routes): a POST on an object's path is a create, a PUT or PATCH on a collection is
- * refused by the update or patch handler for want of a name, and a namespaced kind's path
- * without a namespace takes list and watch alone, anything else there falling to the 404.
+ * go-restful routes): a POST on an object's path is a create, and a PUT or PATCH on a
+ * collection is refused by the update or patch handler for want of a name.
  */
 function customResourceHandler(
-  type: ResourceType,
   handlers: ServedHandlers,
   info: RequestInfo,
   method: string,
-): ResourceHandler | 'not-allowed' | undefined {
-  const verb = info.verb as Verb;
-  if (type.namespaced && info.namespace === '' && verb !== 'list' && verb !== 'watch') return undefined;
+): ResourceHandler | 'not-allowed' {
   if (!ROUTED_METHODS.has(method)) return 'not-allowed';
-  return handlers.main[verb] ?? 'not-allowed';
+  return handlers.main[info.verb as Verb] ?? 'not-allowed';
 }
 
 /** A handler answering any method with the NotFound of the object named (`widgets.example.com "w" not found`). */

@@ -16,10 +16,10 @@
  *   7. validating admission (CREATE), seeing the object as it will be stored
  *   8. managedFields: the write recorded as its manager's Update, crediting it with the object
  *      as of step 1 (what it sent, defaulted), not what admission or the server set later
- *   9. storage, in the storage version: a resourceVersion is refused here (400: a create names no version), where the
- *      reference's etcd storage refuses it, so an invalid object is a 422 first and a dry run,
- *      which never reaches that storage, accepts it; a dry run stops here, having checked the
- *      name is free
+ *   9. storage, in the storage version: a resourceVersion is refused here (400: a create names
+ *      no version), where the reference's etcd storage refuses it, so an invalid object is a
+ *      422 first and a dry run, which never reaches that storage, accepts it; a dry run stops
+ *      here, having checked the name is free
  *  10. the hook's finish: what it held is given back when the object was not stored
  *
  * A taken generated name starts over with a new one (the reference's RetryGenerateName).

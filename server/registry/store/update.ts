@@ -5,8 +5,8 @@
  * The steps of one attempt, in the reference's order (its registry store's Update):
  *
  *   1. the new object from the current one (the caller's: a body, a patch, an apply), in the
- *      version it is prepared in (scope.ts's preparedVersion) with that version's defaults, each owner reference a body (not a patch)
- *      sent twice kept once (with a warning)
+ *      version it is prepared in (scope.ts's preparedVersion) with that version's defaults,
+ *      each owner reference a body (not a patch) sent twice kept once (with a warning)
  *   2. mutating admission (UPDATE), then owner references deduplicated again
  *   3. preconditions: a resourceVersion the object carries must be the current one, compared as
  *      numbers (409; one that is no number is a 400); none, or zero, is refused for kinds that
@@ -21,8 +21,8 @@
  *   7. managedFields: the write recorded as its manager's Update (apply brings its own),
  *      crediting it with the object as of step 1 (what it sent, defaulted), not what admission,
  *      the preparation or the hook changed
- *   8. storage, in the storage version; a dry run stops here. A terminating object left with no finalizer is removed
- *      instead of written (and the kind's afterDelete hook runs).
+ *   8. storage, in the storage version; a dry run stops here. A terminating object left with
+ *      no finalizer is removed instead of written (and the kind's afterDelete hook runs).
  *   9. the hook's finish: what it took is given back when the write failed, what the new
  *      object dropped when it was stored
  *

@@ -8,9 +8,9 @@
  * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
  * printer of its columns; no protobuf form; and conversion between versions:
  * apiVersion only (strategy None) or through the CRD's webhook, the result pruned by the target
- * version's schema; reads default stored objects by the storage version's schema. Writes are
- * prepared in the version they are sent in (registry/store/scope.ts), so each version's strategy
- * validates by that version's schema.
+ * version's schema; reads default stored objects by the schema of the version they are stored
+ * in. Writes are prepared in the version they are sent in (registry/store/scope.ts), so each
+ * version's strategy validates by that version's schema.
  */
 import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
@@ -321,7 +321,7 @@ function customResourceStrategy(options: {
   return buildStrategy(
     { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
     {
-      // Bodies were pruned when decoded (prune below); objects made inside the server were not.
+      // Bodies were pruned when decoded (the type's prune); objects made inside the server were not.
       defaults: (object, defaulted) => {
         const schema = schemaFor(defaulted);
         if (schema === undefined) return;

@@ -125,9 +125,9 @@ function encode(document: object): EncodedDocument {
 export interface MountedDiscovery {
   /**
    * Whether an unknown path below a served group is a NotFound Status: a group with built-in
-   * kinds (the reference's web services answer it) or served by a remote APIService. Below a group of
-   * custom resources alone the reference's apiextensions handler passes what it does not serve
-   * (another scope's path, a version not served, an unknown resource) to Go's plain 404.
+   * kinds (the reference's web services answer it) or served by a remote APIService. Below a
+   * group of custom resources alone the reference's apiextensions handler passes what it does
+   * not serve (another scope's path, a version not served, an unknown resource) to Go's plain 404.
    */
   notFoundAsStatus(name: string): boolean;
   /** The discovery paths the server's index lists: `/api`, `/apis`, and each group and version. */

@@ -165,7 +165,7 @@ function pick(
   if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
     return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
-    if (type.custom) return customResourceHandler(type, handlers, info, method);
+    if (type.custom) return customResourceHandler(type, handlers.main, info, method);
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.
     if ((verb === 'update' || verb === 'patch') && info.name === '') return 'not-allowed';
@@ -200,36 +200,27 @@ function pick(
   if (info.parts.length > 3 && !takesPath && !type.custom) return undefined;
   // The proxies take OPTIONS too, passed on as GET is.
   if (takesPath && method === 'OPTIONS') return subresource.get ?? 'not-allowed';
-  if (type.custom) return subresource[customVerb(info, method)] ?? methodRefused(type, customVerb(info, method));
+  if (type.custom) return customResourceHandler(type, subresource, info, method);
   if (!ROUTED_METHODS.has(method)) return 'not-allowed';
   if (method === 'HEAD' && !takesPath && type.definitions === undefined) return 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
 }
 
 /**
- * A custom resource's handler in the reference serves by verb alone (its crdHandler has no
- * go-restful routes): a POST on an object's path is a create, and a PUT or PATCH on a
- * collection is refused by the update or patch handler for want of a name. A verb it does not
- * serve is refused naming the verb and the resource.
+ * A custom resource's handler in the reference serves the resource and each subresource by verb
+ * alone (its crdHandler has no go-restful routes): a POST on an object's path is a create, and a
+ * PUT or PATCH on a collection is refused by the update or patch handler for want of a name. A
+ * verb it does not serve is refused naming the verb and the resource; a method its request info
+ * gives no verb (OPTIONS) names none.
  */
 function customResourceHandler(
   type: ResourceType,
-  handlers: ServedHandlers,
+  byVerb: Partial<Record<Verb, ResourceHandler>>,
   info: RequestInfo,
   method: string,
 ): ResourceHandler {
-  const verb = customVerb(info, method);
-  return handlers.main[verb] ?? methodRefused(type, verb);
-}
-
-/** The verb the reference's request info gives a method: none for a method it does not know (OPTIONS). */
-function customVerb(info: RequestInfo, method: string): Verb {
-  return (ROUTED_METHODS.has(method) ? info.verb : '') as Verb;
-}
-
-/** The reference's custom resource refusal of a verb: `delete is not supported on resources of kind "bins.example.com"`. */
-function methodRefused(type: ResourceType, verb: string): ResourceHandler {
-  return () => Promise.reject(methodNotSupported(groupResourceOf(type), verb));
+  const verb = ROUTED_METHODS.has(method) ? info.verb : '';
+  return byVerb[verb as Verb] ?? (() => Promise.reject(methodNotSupported(groupResourceOf(type), verb)));
 }
 
 /** A handler answering any method with the NotFound of the object named (`widgets.example.com "w" not found`). */

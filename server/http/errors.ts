@@ -8,8 +8,8 @@ import { markPanicked } from '../handlers/post-timeout';
 
 /**
  * What no route answered. Below the reference's API web services (`/api`, a group of built-in
- * kinds under `/apis`, `/version`) that is a NotFound Status; `/openapi/v3/...` answers an empty 404; every
- * other path reaches Go's mux and its plain-text `404 page not found`.
+ * kinds under `/apis`, `/version`) that is a NotFound Status; `/openapi/v3/...` answers an empty
+ * 404; every other path reaches Go's mux and its plain-text `404 page not found`.
  */
 export function notFoundHandler(notFoundAsStatus: (name: string) => boolean = () => false): RequestHandler {
   return (req, res) => {

@@ -29,7 +29,8 @@ import { SharedPortBitmap } from '../../server/registry/allocators/port-bitmap';
 import { DEFAULT_NODE_PORT_RANGE, parsePortRange } from '../../server/config/port-range';
 import { parseServiceIPRanges } from '../../server/net/service-ip-ranges';
 import { serviceAllocationHooks } from '../../server/registry/allocators/service-hooks';
-import { builtinRegistry } from '../../server/builtin-types';
+import { BUILTIN_TYPES, builtinRegistry } from '../../server/builtin-types';
+import { ResourceTypeRegistry } from '../../server/registry/registry';
 
 export interface TestStore {
   readonly store: RevisionedStore;
@@ -151,6 +152,24 @@ export async function serveResourceApi(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * The built-in kinds and `types` (custom resources) served over a fresh test store; closing the
+ * API closes the store too.
+ */
+export async function serveTypesOnTestStore(types: readonly ResourceType[]): Promise<ServedApi> {
+  const testStore = await openTestStore();
+  const api = await serveResourceApi(testStore.storageFor, {
+    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, ...types] }),
+  });
+  return {
+    ...api,
+    close: async () => {
+      await api.close();
+      await testStore.close();
     },
   };
 }

@@ -6,16 +6,8 @@
  */
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import {
-  callJson,
-  openTestStore,
-  serveResourceApi,
-  type ServedApi,
-  type TestStore,
-} from '../../helpers/in-process-api';
+import { callJson, type ServedApi, serveTypesOnTestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const specOf = (properties: Record<string, JSONSchemaProps>): { openAPIV3Schema: JSONSchemaProps } => ({
   openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties } } },
@@ -38,7 +30,6 @@ const crd = widgetCRD({
   ],
 });
 const type = customResourceType(crd);
-let testStore: TestStore;
 let api: ServedApi;
 const path = (version: string, rest = '') => `/apis/example.com/${version}/namespaces/default/widgets${rest}`;
 const widget = (version: string, name: string, spec: object) => ({
@@ -49,16 +40,10 @@ const widget = (version: string, name: string, spec: object) => ({
 });
 
 beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, {
-    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, type] }),
-  });
+  api = await serveTypesOnTestStore([type]);
 });
 
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
+afterAll(() => api.close());
 
 const call = (method: string, path: string, body?: unknown, contentType?: string) =>
   callJson(api, method, path, body, contentType);

@@ -6,10 +6,8 @@
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
 import { servedSubresources } from '../../../server/discovery/subresources';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { type ServedApi, serveTypesOnTestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const schema: JSONSchemaProps = {
   type: 'object',
@@ -42,15 +40,11 @@ const crd = widgetCRD({
   ],
 });
 const type = customResourceType(crd);
-let testStore: TestStore;
 let api: ServedApi;
 const path = (version: string, rest = '') => `/apis/example.com/${version}/namespaces/default/widgets${rest}`;
 
 beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, {
-    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, type] }),
-  });
+  api = await serveTypesOnTestStore([type]);
   const created = await call('POST', path('v1'), {
     apiVersion: 'example.com/v1',
     kind: 'Widget',
@@ -61,10 +55,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
 });
 
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
+afterAll(() => api.close());
 
 // JSON from the server under test
 async function call(

@@ -9,34 +9,19 @@ import {
   customResourceType,
 } from '../../../server/apiextensions/custom-resource-type';
 import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import {
-  callJson,
-  openTestStore,
-  serveResourceApi,
-  type ServedApi,
-  type TestStore,
-} from '../../helpers/in-process-api';
+import { callJson, type ServedApi, serveTypesOnTestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const crd = widgetCRD();
 const type = customResourceType(crd);
-let testStore: TestStore;
 let api: ServedApi;
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 
 beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, {
-    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, type] }),
-  });
+  api = await serveTypesOnTestStore([type]);
 });
 
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
+afterAll(() => api.close());
 
 const call = (method: string, path: string, body?: unknown, contentType?: string) =>
   callJson(api, method, path, body, contentType);

@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import type { CustomResourceDefinition } from '../../../server/apiextensions/crd-types';
-import { BUILTIN_TYPES } from '../../../server/builtin-types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { type ServedApi, serveTypesOnTestStore } from '../../helpers/in-process-api';
 
 const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'rule-field-paths.json'), 'utf8')) as {
   crd: CustomResourceDefinition;
@@ -19,20 +17,13 @@ const FIXTURE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'rule-field-
   causes: readonly string[];
 };
 
-let testStore: TestStore;
 let api: ServedApi;
 
 beforeAll(async () => {
-  testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, {
-    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, customResourceType(FIXTURE.crd)] }),
-  });
+  api = await serveTypesOnTestStore([customResourceType(FIXTURE.crd)]);
 });
 
-afterAll(async () => {
-  await api.close();
-  await testStore.close();
-});
+afterAll(() => api.close());
 
 test('failed rules are reported at their fieldPath as the reference reads it', async () => {
   const { group, names } = FIXTURE.crd.spec;

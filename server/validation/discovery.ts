@@ -1,8 +1,8 @@
 /**
  * discovery.k8s.io/v1 EndpointSlice rules, after the reference's: an address type, and for
  * each endpoint its addresses (of that type and outside the ranges an endpoint may not be in),
- * node name, hostname and hints. As for Endpoints (endpoints.ts), loopback addresses are not
- * refused.
+ * node name, hostname and hints. As for Endpoints, the `kubernetes` Service's slice alone may
+ * hold loopback addresses (endpoints.ts).
  */
 import { isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
@@ -19,7 +19,7 @@ import {
   tooMany,
 } from '../status/field-errors';
 import { isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
-import { endpointRangeErrors } from './endpoints';
+import { endpointRangeErrors, isKubernetesServiceEndpoints } from './endpoints';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 
 interface Endpoint {
@@ -35,19 +35,20 @@ function addressErrors(
   path: FieldPath,
   listPath: FieldPath,
   strictIPs: boolean,
+  allowLoopback: boolean,
 ): FieldError[] {
   if (addressType === 'IPv4') {
     const messages = isValidIPForLegacyField(address, strictIPs);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     // Read as Go's sloppy parser reads it: leading zeros, or IPv4-mapped, it is IPv4.
     const family = sloppyIPFamily(address) === 4 ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
-    return [...family, ...endpointRangeErrors(address, path)];
+    return [...family, ...endpointRangeErrors(address, path, allowLoopback)];
   }
   if (addressType === 'IPv6') {
     const messages = isValidIP(address);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     const family = isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv6 address')];
-    return [...family, ...endpointRangeErrors(address, path)];
+    return [...family, ...endpointRangeErrors(address, path, allowLoopback)];
   }
   if (addressType === 'FQDN') return fullyQualifiedDomainNameErrors(address, path);
   return [];
@@ -147,6 +148,7 @@ function addressTypeErrors(slice: KubeObject): FieldError[] {
 function endpointErrors(slice: KubeObject, context: WriteContext): FieldError[] {
   const strictIPs = context.featureEnabled('StrictIPCIDRValidation');
   const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
+  const allowLoopback = isKubernetesServiceEndpoints(slice);
   const endpoints = (slice.endpoints as Endpoint[] | undefined) ?? [];
   if (endpoints.length > MAX_ENDPOINTS) return [tooMany(FieldPath.root('endpoints'), endpoints.length, MAX_ENDPOINTS)];
   const errors: FieldError[] = [];
@@ -158,7 +160,14 @@ function endpointErrors(slice: KubeObject, context: WriteContext): FieldError[] 
       errors.push(tooMany(at.child('addresses'), addresses.length, MAX_ADDRESSES));
     addresses.forEach((address, j) =>
       errors.push(
-        ...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'), strictIPs),
+        ...addressErrors(
+          address,
+          addressType,
+          at.child('addresses').index(j),
+          at.child('addresses'),
+          strictIPs,
+          allowLoopback,
+        ),
       ),
     );
     if (endpoint.nodeName !== undefined)

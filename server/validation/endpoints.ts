@@ -1,9 +1,10 @@
 /**
  * core v1 Endpoints, after the reference's validateEndpointSubsets: each subset has addresses,
- * each address a valid IP outside the unspecified, link-local and link-local multicast ranges,
- * each port a number and protocol. The reference also refuses loopback addresses; capstan
- * publishes its own loopback address for the `kubernetes` Service (where the reference's
- * reconciler fails on it), so those stay.
+ * each address a valid IP outside the unspecified, loopback, link-local and link-local multicast
+ * ranges, each port a number and protocol. One exception: the `kubernetes` Service's own
+ * Endpoints and EndpointSlice in `default` may hold loopback addresses, since capstan publishes
+ * its advertise address there when that is loopback (a server on one machine, envtest), where the
+ * reference's reconciler fails on it and leaves the Service without endpoints.
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
@@ -33,7 +34,12 @@ interface EndpointSubset {
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
-function validateAddress(address: EndpointAddress, path: FieldPath, strictIPs: boolean): FieldError[] {
+function validateAddress(
+  address: EndpointAddress,
+  path: FieldPath,
+  strictIPs: boolean,
+  allowLoopback: boolean,
+): FieldError[] {
   const ip = address.ip ?? '';
   const errors = isValidIPForLegacyField(ip, strictIPs).map((message) => invalid(path.child('ip'), ip, message));
   if (address.hostname)
@@ -44,16 +50,21 @@ function validateAddress(address: EndpointAddress, path: FieldPath, strictIPs: b
       errors.push(invalid(path.child('nodeName'), address.nodeName, message));
   // The reference checks the address twice, the second time with a shorter text (and sloppily),
   // and for the ranges an endpoint may not be in.
-  errors.push(...endpointRangeErrors(ip, path.child('ip')));
+  errors.push(...endpointRangeErrors(ip, path.child('ip'), allowLoopback));
   return errors;
 }
 
 /**
- * The reference's ValidateEndpointIP of an Endpoints or EndpointSlice address, loopback
- * addresses kept (see the top of this file).
+ * Whether `object` is the `kubernetes` Service's Endpoints or EndpointSlice, whose addresses may
+ * be loopback (see the top of this file).
  */
-export function endpointRangeErrors(address: string, path: FieldPath): FieldError[] {
-  return endpointIPProblems(address, { allowLoopback: true }).map((message) => invalid(path, address, message));
+export function isKubernetesServiceEndpoints(object: KubeObject): boolean {
+  return object.metadata.namespace === 'default' && object.metadata.name === 'kubernetes';
+}
+
+/** The reference's ValidateEndpointIP of an Endpoints or EndpointSlice address. */
+export function endpointRangeErrors(address: string, path: FieldPath, allowLoopback: boolean): FieldError[] {
+  return endpointIPProblems(address, { allowLoopback }).map((message) => invalid(path, address, message));
 }
 
 function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath): FieldError[] {
@@ -74,6 +85,7 @@ function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath)
 
 export function validateEndpoints(endpoints: KubeObject, context: WriteContext): FieldError[] {
   const strictIPs = context.featureEnabled('StrictIPCIDRValidation');
+  const allowLoopback = isKubernetesServiceEndpoints(endpoints);
   const errors: FieldError[] = [];
   ((endpoints.subsets as EndpointSubset[] | undefined) ?? []).forEach((subset, i) => {
     const at = FieldPath.root('subsets').index(i);
@@ -83,10 +95,10 @@ export function validateEndpoints(endpoints: KubeObject, context: WriteContext):
     if (addresses.length === 0 && notReady.length === 0)
       errors.push(required(at, 'must specify `addresses` or `notReadyAddresses`'));
     addresses.forEach((address, j) =>
-      errors.push(...validateAddress(address, at.child('addresses').index(j), strictIPs)),
+      errors.push(...validateAddress(address, at.child('addresses').index(j), strictIPs, allowLoopback)),
     );
     notReady.forEach((address, j) =>
-      errors.push(...validateAddress(address, at.child('notReadyAddresses').index(j), strictIPs)),
+      errors.push(...validateAddress(address, at.child('notReadyAddresses').index(j), strictIPs, allowLoopback)),
     );
     ports.forEach((port, j) => errors.push(...validatePort(port, ports.length > 1, at.child('ports').index(j))));
   });

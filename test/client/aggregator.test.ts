@@ -1,7 +1,9 @@
 /**
  * The aggregation layer against a real extension API server: an HTTPS server this test serves
  * for metrics.k8s.io/v1beta1 (answering as metrics-server does) behind a Service and its
- * EndpointSlice, registered by an APIService with its CA bundle. `kubectl top` works through
+ * EndpointSlice, registered by an APIService with its CA bundle. An EndpointSlice may hold no
+ * loopback address, so capstan runs in a network namespace of the test's own where the
+ * extension server is reached at a global address (test/helpers/network-namespace.ts). `kubectl top` works through
  * capstan, discovery lists the group, the extension server sees capstan's front-proxy client
  * certificate and the user in X-Remote-* headers, capstan authorizes first, and an APIService
  * whose server is gone is answered 503 with its condition saying why.
@@ -9,7 +11,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { request as httpsRequest } from 'node:https';
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { encodeOpenAPIV3Protobuf } from '../../server/openapi/openapi-v3-protobuf';
+import { createNetworkNamespace, type NetworkNamespace } from '../helpers/network-namespace';
 import { startServer, type TestServer } from '../helpers/server';
 import { waitFor as pollUntil } from '../helpers/wait-for';
 
@@ -33,8 +35,12 @@ interface SeenRequest {
 
 let dir: string;
 let server: TestServer;
+let ns: NetworkNamespace;
 let extension: Server;
-let extensionPort: number;
+/** Stops serving the extension server in the namespace: its address then refuses connections. */
+let unserveExtension: () => Promise<void>;
+/** Where the extension server listens, inside the namespace (at ns.address). */
+const EXTENSION_PORT = 4443;
 const seen: SeenRequest[] = [];
 
 const NOW = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -253,14 +259,15 @@ beforeAll(async () => {
     socket.on('data', (chunk: Buffer) => socket.write(chunk.toString('utf8').toUpperCase()));
     socket.on('error', () => socket.destroy());
   });
-  await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
-  extensionPort = (extension.address() as AddressInfo).port;
+  ns = await createNetworkNamespace(dir);
+  unserveExtension = await ns.serveInside(EXTENSION_PORT, extension);
 
   server = await startServer({
     flags: [
       `--proxy-client-cert-file=${join(dir, 'proxy-client.crt')}`,
       `--proxy-client-key-file=${join(dir, 'proxy-client.key')}`,
     ],
+    network: ns,
   });
   const manifests = [
     {
@@ -284,8 +291,8 @@ beforeAll(async () => {
         labels: { 'kubernetes.io/service-name': 'metrics-server' },
       },
       addressType: 'IPv4',
-      endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-      ports: [{ name: 'https', port: extensionPort, protocol: 'TCP' }],
+      endpoints: [{ addresses: [ns.address], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: EXTENSION_PORT, protocol: 'TCP' }],
     },
     {
       apiVersion: 'apiregistration.k8s.io/v1',
@@ -313,7 +320,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   extension?.closeAllConnections();
-  await new Promise((resolve) => (extension ? extension.close(resolve) : resolve(undefined)));
+  await ns?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -664,12 +671,12 @@ test('an APIService whose Service is missing says so', async () => {
 
 test('when the extension server goes away the APIService becomes unavailable and requests get 503', async () => {
   extension.closeAllConnections();
-  await new Promise((resolve) => extension.close(resolve));
+  await unserveExtension();
   // Still Available until the next check: the proxy says what went wrong, in the reference's words.
   const unreachable = await server.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes');
   expect(unreachable).toMatchObject({
     status: 503,
-    body: `error trying to reach service: dial tcp 127.0.0.1:${extensionPort}: connect: connection refused\n`,
+    body: `error trying to reach service: dial tcp ${ns.address}:${EXTENSION_PORT}: connect: connection refused\n`,
   });
   // Any change of the APIService makes the controller look again at once (else its 30 s resync would).
   await server.kubectl(['annotate', 'apiservice', 'v1beta1.metrics.k8s.io', 'touched=1']);
@@ -677,10 +684,10 @@ test('when the extension server goes away the APIService becomes unavailable and
     const current = await availableCondition('v1beta1.metrics.k8s.io');
     return current?.status === 'False' ? current : undefined;
   });
-  const url = `https://127.0.0.1:${extensionPort}/apis/metrics.k8s.io/v1beta1`;
+  const url = `https://${ns.address}:${EXTENSION_PORT}/apis/metrics.k8s.io/v1beta1`;
   expect(condition).toMatchObject({
     reason: 'FailedDiscoveryCheck',
-    message: `failing or missing response from ${url}: Get "${url}": dial tcp 127.0.0.1:${extensionPort}: connect: connection refused`,
+    message: `failing or missing response from ${url}: Get "${url}": dial tcp ${ns.address}:${EXTENSION_PORT}: connect: connection refused`,
   });
   const answer = await server.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes');
   expect(answer).toMatchObject({ status: 503, body: 'service unavailable\n' });

@@ -41,6 +41,11 @@ const LOST_NODE_TAINT = { key: 'capstan.test/lost', value: 'true', effect: 'NoSc
 const NODE_LOSS_TIMEOUT_MS = 100_000;
 /** An every-minute schedule runs at the next minute boundary; the Job then completes in seconds. */
 const CRON_JOB_TIMEOUT_MS = 150_000;
+/**
+ * No pod here runs a process, so their addresses need reach nothing; they must be fit for the
+ * Service's EndpointSlice, which takes no loopback address (RFC 2544's benchmarking range).
+ */
+const SIMULATED_POD_NETWORK = '198.18.0.0/16';
 const IMAGE = 'registry.k8s.io/pause:3.10';
 const NEXT_IMAGE = 'registry.k8s.io/pause:3.9';
 
@@ -248,8 +253,8 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
       server = await startServer({ flags });
     }
     plane = await startReferenceControllers(server);
-    await addSimulatedNodes(server, NODES, START_TIMEOUT_MS);
-    await addSimulatedNodes(server, [LOST_NODE], START_TIMEOUT_MS, [LOST_NODE_TAINT]);
+    await addSimulatedNodes(server, NODES, START_TIMEOUT_MS, [], SIMULATED_POD_NETWORK);
+    await addSimulatedNodes(server, [LOST_NODE], START_TIMEOUT_MS, [LOST_NODE_TAINT], SIMULATED_POD_NETWORK);
     // The two cases that wait on the controllers' clocks start now and are checked near the end.
     cronJobCreatedAt = Date.now();
     succeeded(await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(EVERY_MINUTE) }));

@@ -337,11 +337,12 @@ export interface Taint {
 let simulatedNodesMade = 0;
 
 /**
- * The /16 pods' addresses come from: loopback (127.100.0.0/16) unless the process runs where
- * `CAPSTAN_POD_NETWORK` names another that its loopback answers (tools/conformance/pod-network.sh
- * sets one up in a network namespace of its own: the reference proxies to no loopback address).
+ * The /16 pods' addresses come from unless a test names another: loopback (127.100.0.0/16), or
+ * where the process runs with `CAPSTAN_POD_NETWORK`, the network it names, which its loopback
+ * answers (tools/conformance/pod-network.sh sets one up in a network namespace of its own: the
+ * reference proxies to no loopback address and keeps none in Endpoints or EndpointSlices).
  */
-const POD_NETWORK_PREFIX = (process.env.CAPSTAN_POD_NETWORK ?? '127.100.0.0/16').split('.').slice(0, 2).join('.');
+const POD_NETWORK = process.env.CAPSTAN_POD_NETWORK ?? '127.100.0.0/16';
 
 /**
  * A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready
@@ -349,8 +350,9 @@ const POD_NETWORK_PREFIX = (process.env.CAPSTAN_POD_NETWORK ?? '127.100.0.0/16')
  * pods their addresses, which reach a pod's process when the process runtime runs it
  * (test/cluster/process-runtime.ts): its listeners bind every address.
  */
-function simulatedNode(name: string, taints: readonly Taint[]): object {
-  const podCidr = `${POD_NETWORK_PREFIX}.${simulatedNodesMade++ % 256}.0/24`;
+function simulatedNode(name: string, taints: readonly Taint[], podNetwork: string): object {
+  const prefix = podNetwork.split('.').slice(0, 2).join('.');
+  const podCidr = `${prefix}.${simulatedNodesMade++ % 256}.0/24`;
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -379,16 +381,19 @@ interface NodeStatus {
 /**
  * Creates the nodes for kwok (running) to play, and waits until each is Ready. `taints` are on
  * each from its creation, so no pod that does not tolerate them is ever scheduled there.
+ * `podNetwork`, a /16, is where their pods' addresses come from: another than the default
+ * for pods that never run a process, whose addresses must only be fit for Endpoints.
  */
 export async function addSimulatedNodes(
   server: Pick<TestServer, 'request'>,
   names: readonly string[],
   timeoutMs: number,
   taints: readonly Taint[] = [],
+  podNetwork = POD_NETWORK,
 ): Promise<void> {
   for (const name of names) {
     const created = await server.request('POST', '/api/v1/nodes', {
-      body: JSON.stringify(simulatedNode(name, taints)),
+      body: JSON.stringify(simulatedNode(name, taints, podNetwork)),
       headers: { 'content-type': 'application/json' },
     });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);

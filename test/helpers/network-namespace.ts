@@ -10,7 +10,8 @@
  *   const ns = await createNetworkNamespace(dir);
  *   spawn(...ns.inside(['kwok', ...]));           // a process inside
  *   const port = await ns.reachInside(8080);      // 127.0.0.1:port outside -> 127.0.0.1:8080 inside
- *   await ns.serveInside(80, server);             // 192.0.2.1:80 inside -> an http.Server of the test
+ *   const unserve = await ns.serveInside(80, server); // 192.0.2.1:80 inside -> an http.Server of the test
+ *   await unserve();                              // 192.0.2.1:80 inside refuses connections again
  *   await ns.stop();
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -44,8 +45,12 @@ export interface NetworkNamespace {
   inside(argv: readonly string[]): [string, string[]];
   /** A port on 127.0.0.1 outside whose connections reach `port` on 127.0.0.1 inside. */
   reachInside(port: number): Promise<number>;
-  /** Connections to `address:port` inside reach `server` (listening on nothing yet) in the test's process. */
-  serveInside(port: number, server: Server): Promise<void>;
+  /**
+   * Connections to `address:port` inside reach `server` (listening on nothing yet) in the test's
+   * process. Resolves to what stops that: the port inside is closed (connections are refused) and
+   * `server` closed.
+   */
+  serveInside(port: number, server: Server): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +64,14 @@ function waitForLine(child: ChildProcess, line: string, what: string): Promise<v
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${output}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> | undefined {
+  if (child.exitCode !== null || child.signalCode !== null) return undefined;
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
   });
 }
 
@@ -82,11 +95,12 @@ export async function createNetworkNamespace(dir: string): Promise<NetworkNamesp
   const servers: Server[] = [];
   let relays = 0;
   const inside = (argv: readonly string[]): [string, string[]] => ['nsenter', ['-t', pid, '-n', '--', ...argv]];
-  const relay = async (args: readonly string[]) => {
+  const relay = async (args: readonly string[]): Promise<ChildProcess> => {
     const [command, commandArgs] = inside([process.execPath, '-e', RELAY, ...args]);
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     await waitForLine(child, 'relay ready', 'relay');
+    return child;
   };
   return {
     address: NAMESPACE_ADDRESS,
@@ -110,20 +124,15 @@ export async function createNetworkNamespace(dir: string): Promise<NetworkNamesp
       const socket = join(dir, `serve-${relays++}.sock`);
       await new Promise<void>((resolve) => server.listen(socket, resolve));
       servers.push(server);
-      await relay(['tcp', NAMESPACE_ADDRESS, String(port), socket]);
+      const child = await relay(['tcp', NAMESPACE_ADDRESS, String(port), socket]);
+      return async () => {
+        await stopChild(child);
+        await new Promise((resolve) => server.close(resolve));
+      };
     },
     async stop() {
       for (const server of servers) server.close();
-      await Promise.all(
-        children.map((child) =>
-          child.exitCode !== null || child.signalCode !== null
-            ? undefined
-            : new Promise<void>((resolve) => {
-                child.once('exit', () => resolve());
-                child.kill('SIGKILL');
-              }),
-        ),
-      );
+      await Promise.all(children.map(stopChild));
     },
   };
 }

@@ -50,22 +50,17 @@ afterAll(async () => {
   await etcd?.stop();
 });
 
-/** The Service, EndpointSlice and APIService of group `group`, served at 127.0.0.1:`port`. */
+/**
+ * The Service and APIService of group `group`, served at 127.0.0.1:`port`: an ExternalName
+ * Service, since an EndpointSlice may hold no loopback address.
+ */
 function extensionManifests(group: string, port: number): object[] {
   return [
     {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: group, namespace: 'default' },
-      spec: { ports: [{ name: 'https', port: 443 }] },
-    },
-    {
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: { name: `${group}-1`, namespace: 'default', labels: { 'kubernetes.io/service-name': group } },
-      addressType: 'IPv4',
-      endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-      ports: [{ name: 'https', port, protocol: 'TCP' }],
+      spec: { type: 'ExternalName', externalName: '127.0.0.1' },
     },
     {
       apiVersion: 'apiregistration.k8s.io/v1',
@@ -76,7 +71,7 @@ function extensionManifests(group: string, port: number): object[] {
         version: 'v1',
         groupPriorityMinimum: 100,
         versionPriority: 100,
-        service: { namespace: 'default', name: group },
+        service: { namespace: 'default', name: group, port },
         insecureSkipTLSVerify: true,
       },
     },

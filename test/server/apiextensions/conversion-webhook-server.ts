@@ -12,7 +12,10 @@ import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 /** The webhook's name as the Service `converter` in namespace `webhooks` (its certificate carries it). */
 export const SERVICE_DNS_NAME = 'converter.webhooks.svc';
 
-/** What the EndpointSlice controller writes for a Service whose one ready address is this webhook's, 127.0.0.1:`port`. */
+/**
+ * What the EndpointSlice controller writes for a Service whose one ready address is this
+ * webhook's, 127.0.0.1:`port`; the API refuses that loopback address, so tests store it directly.
+ */
 export function endpointSliceOf(service: string, namespace: string, port: number) {
   return {
     apiVersion: 'discovery.k8s.io/v1',

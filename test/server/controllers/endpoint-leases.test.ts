@@ -42,6 +42,24 @@ describe('--endpoint-reconciler-type', () => {
     ).toBe(404);
   });
 
+  it("a loopback address is taken in the kubernetes Service's Endpoints alone (where the reference refuses it too)", async () => {
+    const post = (name: string) =>
+      none.request('POST', '/api/v1/namespaces/default/endpoints', {
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Endpoints',
+          metadata: { name },
+          subsets: [{ addresses: [{ ip: ADVERTISED }], ports: [{ name: 'https', port: 443 }] }],
+        }),
+        headers: { 'content-type': 'application/json' },
+      });
+    expect((await post('kubernetes')).status).toBe(201);
+    expect((await post('other')).json()).toMatchObject({
+      code: 422,
+      message: `Endpoints "other" is invalid: subsets[0].addresses[0].ip: Invalid value: "${ADVERTISED}": may not be in the loopback range (127.0.0.0/8, ::1/128)`,
+    });
+  });
+
   it('refuses master-count, which is not built, and what the reference does not implement', () => {
     expect(() => parseFlags(['--endpoint-reconciler-type=master-count'])).toThrow(/master-count .* is not built/);
     expect(() => parseFlags(['--endpoint-reconciler-type=foo'])).toThrow(

@@ -4,9 +4,8 @@
  * address types (FQDN names checked as fully qualified domains), addresses of each family and
  * the ranges an endpoint may not be in, the bounds on endpoints and addresses, hostnames, node
  * names, hints, ports; the deprecatedTopology the v1 API drops; Endpoints subsets; Ingress
- * backends, hosts, paths and TLS. Left out: an Endpoints address in the loopback range, which
- * the reference refuses and capstan takes (its own `kubernetes` Service lists its loopback
- * advertise address: endpoints.ts).
+ * backends, hosts, paths and TLS. Loopback addresses have a fixture of their own
+ * (endpoint-loopback-answers.test.ts).
  */
 import { join } from 'node:path';
 import { testRecordedAnswers } from '../../helpers/recorded-answers-suite';

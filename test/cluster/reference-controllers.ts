@@ -101,7 +101,10 @@ interface Identity {
 }
 
 /** A kubeconfig holding a client certificate for `subject`, signed by the server's own CA (its data dir keeps the key). */
-async function writeKubeconfig(server: TestServer, identity: Identity): Promise<string> {
+/** Where a server is reached and keeps its PKI (`<dataDir>/pki`, the CA's key among it). */
+type ServerPlace = Pick<TestServer, 'url' | 'dataDir' | 'kubeconfig'>;
+
+async function writeKubeconfig(server: ServerPlace, identity: Identity): Promise<string> {
   const pki = join(server.dataDir, 'pki');
   const ca = { certPem: readFileSync(join(pki, 'ca.crt'), 'utf8'), keyPem: readFileSync(join(pki, 'ca.key'), 'utf8') };
   const leaf = await issueLeaf({ ca, subject: identity.subject, usage: 'client', validDays: 1 });
@@ -287,7 +290,7 @@ export async function startControllerManager(options: {
 
 /** `kwokArgs` add kwok's own flags (kwokKubeletApiArgs, to serve the kubelet API). */
 export async function startReferenceControllers(
-  server: TestServer,
+  server: ServerPlace,
   kwokArgs: readonly string[] = [],
 ): Promise<ReferenceControllers> {
   const controllerManager = await writeKubeconfig(server, {

@@ -13,7 +13,6 @@ import { parseListQuery, type ListQuery, type QueryParameters } from '../request
 import { featureEnabled } from '../config/feature-enabled';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { writeObject, type Endpoint } from '../responsewriters/respond';
-import { gatheredEventsWritten } from './watch-writer';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
 
 import type { KubeObject } from '../../api/objects';
@@ -82,9 +81,6 @@ export function endpointOfType(type: ResourceType, version?: ServedVersion): End
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */
 export async function writeResponse(scope: HandlerScope, res: Response, code: number, body: object): Promise<void> {
-  // The answer to a write follows the events it caused to the watchers' connections (the cache
-  // waited for them to reach its watchers: WatchCache's writes); they go out when the turn ends.
-  if (res.req.method !== 'GET') await gatheredEventsWritten();
   // A success Status (delete) is encoded as it is: transforms leave Status bodies alone.
   await writeObject({
     req: res.req,

@@ -52,27 +52,11 @@ function batchBytes(parts: readonly Buffer[], length: number, framed: boolean): 
 let due: WatchWriter[] = [];
 let dueFlush: NodeJS.Immediate | undefined;
 
-/** Who waits for the next flush (gatheredEventsWritten). */
-let flushWaiters: (() => void)[] = [];
-
 function flushDue(): void {
   dueFlush = undefined;
   const writers = due;
   due = [];
   for (const writer of writers) writer.flush();
-  const waiters = flushWaiters;
-  flushWaiters = [];
-  for (const resolve of waiters) resolve();
-}
-
-/**
- * Resolves once the events gathered so far are handed to their watchers' connections, when the
- * turn ends; undefined when none are waiting. The answer to a write waits for it, so that it
- * follows the events of its write (server/handlers/scope.ts's writeResponse).
- */
-export function gatheredEventsWritten(): Promise<void> | undefined {
-  if (dueFlush === undefined) return undefined;
-  return new Promise((resolve) => flushWaiters.push(resolve));
 }
 
 /** What the watch loop writes to: the chunked HTTP stream's writer, or a WebSocket's (watch-websocket.ts). */

@@ -6,6 +6,7 @@
  * already exists is not an error, so replicas may race.
  */
 import { metaTime, type KubeObject } from '../../api/objects';
+import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
@@ -29,7 +30,7 @@ export function kubernetesService(options: BootstrapOptions): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    metadata: { ...KUBERNETES_SERVICE, labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: {
       type: 'ClusterIP',
       clusterIP: options.kubernetesServiceIP,

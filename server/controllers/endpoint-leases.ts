@@ -10,6 +10,7 @@
  */
 import { isIP } from 'node:net';
 import type { KubeObject } from '../../api/objects';
+import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
 import { isNotFoundError } from '../../storage/errors';
 import { EVERYTHING, type ObjectStorage, type ObjectWatch } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
@@ -19,9 +20,6 @@ import type { ObjectOperations } from '../client/operations';
 export const MASTER_LEASE_TTL_SECONDS = 15;
 /** The reference's DefaultEndpointReconcilerInterval. */
 const RECONCILE_INTERVAL_MS = 10_000;
-
-const SERVICE_NAME = 'kubernetes';
-const SERVICE_NAMESPACE = 'default';
 
 export interface EndpointLeaseOptions {
   /** Objects at `<prefix>/masterleases/`, written with the lease TTL. */
@@ -43,8 +41,7 @@ export function kubernetesEndpoints(addresses: readonly string[], securePort: nu
     apiVersion: 'v1',
     kind: 'Endpoints',
     metadata: {
-      name: SERVICE_NAME,
-      namespace: SERVICE_NAMESPACE,
+      ...KUBERNETES_SERVICE,
       labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' },
     },
     // The last replica to leave empties it, as the reference repacks a subset with no address away.
@@ -67,9 +64,8 @@ export function kubernetesEndpointSlice(addresses: readonly string[], securePort
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: {
-      name: SERVICE_NAME,
-      namespace: SERVICE_NAMESPACE,
-      labels: { 'kubernetes.io/service-name': SERVICE_NAME },
+      ...KUBERNETES_SERVICE,
+      labels: { 'kubernetes.io/service-name': KUBERNETES_SERVICE.name },
     },
     addressType: isIP(addresses[0] ?? '') === 6 ? 'IPv6' : 'IPv4',
     endpoints: addresses.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
@@ -176,7 +172,7 @@ async function writeIfDifferent(
   desired: KubeObject,
   fields: readonly string[],
 ): Promise<void> {
-  const key = { namespace: SERVICE_NAMESPACE, name: SERVICE_NAME };
+  const key = KUBERNETES_SERVICE;
   const current = await operations
     .storageFor(type)
     .get(key)

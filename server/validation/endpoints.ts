@@ -7,6 +7,7 @@
  * reference's reconciler fails on it and leaves the Service without endpoints.
  */
 import type { KubeObject } from '../../api/objects';
+import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
 import type { FieldError } from '../status/field-error';
 import type { WriteContext } from '../registry/types';
 import { FieldPath, invalid, notSupported, required } from '../status/field-errors';
@@ -59,7 +60,7 @@ function validateAddress(
  * be loopback (see the top of this file).
  */
 export function isKubernetesServiceEndpoints(object: KubeObject): boolean {
-  return object.metadata.namespace === 'default' && object.metadata.name === 'kubernetes';
+  return object.metadata.namespace === KUBERNETES_SERVICE.namespace && object.metadata.name === KUBERNETES_SERVICE.name;
 }
 
 /** The reference's ValidateEndpointIP of an Endpoints or EndpointSlice address. */

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { HttpResult } from './server';
 import { retryUntil } from './wait-for';
+import { maskedJson, type Masks } from './masked-json';
 
 /**
  * The flags both servers run with, recording and replaying: no ServiceAccount admission plugin,
@@ -240,21 +241,18 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
 
 /** An answer with its volatile values masked, every resourceVersion too. */
 export function withoutVolatile(answer: unknown): unknown {
-  if (typeof answer === 'string')
-    return VOLATILE.reduce((text, [pattern, mask]) => text.replace(pattern, mask), answer);
-  if (Array.isArray(answer)) return answer.map(withoutVolatile);
-  if (typeof answer !== 'object' || answer === null) return answer;
-  return Object.fromEntries(
-    Object.entries(answer).map(([key, value]) => [
-      key,
-      key === 'resourceVersion'
-        ? '<version>'
-        : key === 'managedFields' && Array.isArray(value)
-          ? withoutVolatile(inMaskedTimeOrder(value))
-          : withoutVolatile(value),
-    ]),
-  );
+  return maskedJson(answer, ANSWER_MASKS);
 }
+
+const ANSWER_MASKS: Masks = {
+  text: (text) => VOLATILE.reduce((masked, [pattern, mask]) => masked.replace(pattern, mask), text),
+  member: (name, value, walk) =>
+    name === 'resourceVersion'
+      ? '<version>'
+      : name === 'managedFields' && Array.isArray(value)
+        ? walk(inMaskedTimeOrder(value))
+        : walk(value),
+};
 
 interface EntryShape {
   readonly operation?: string;

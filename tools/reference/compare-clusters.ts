@@ -15,8 +15,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { startEtcd } from '../../test/helpers/etcd';
+import { differences } from '../../test/helpers/json-differences';
+import { maskedJson } from '../../test/helpers/masked-json';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer, type TestServer } from '../../test/helpers/server';
 import {
@@ -111,28 +112,11 @@ function maskedText(text: string): string {
     .replace(/kwok-node-\d/g, 'kwok-node-<n>');
 }
 
-function masked(value: Json, member?: string): Json {
-  if (member !== undefined && VOLATILE.has(member)) return '<volatile>';
-  if (typeof value === 'string') return maskedText(value);
-  if (Array.isArray(value)) return value.map((item) => masked(item));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, masked(item, name)]));
-  return value;
-}
-
-/** Each difference as `path: reference … | capstan …`. */
-function differences(reference: Json, capstan: Json, path = ''): string[] {
-  if (isDeepStrictEqual(reference, capstan)) return [];
-  const isObject = (value: Json): value is { [member: string]: Json } =>
-    value !== null && typeof value === 'object' && !Array.isArray(value);
-  if (isObject(reference) && isObject(capstan))
-    return [...new Set([...Object.keys(reference), ...Object.keys(capstan)])].flatMap((member) =>
-      differences(reference[member] ?? null, capstan[member] ?? null, `${path}.${member}`),
-    );
-  if (Array.isArray(reference) && Array.isArray(capstan) && reference.length === capstan.length)
-    return reference.flatMap((item, index) => differences(item, capstan[index], `${path}[${index}]`));
-  const shown = (value: Json) => JSON.stringify(value).slice(0, 300);
-  return [`${path || '.'}: reference ${shown(reference)} | capstan ${shown(capstan)}`];
+function masked(value: Json): Json {
+  return maskedJson(value, {
+    text: maskedText,
+    member: (name, item, walk) => (VOLATILE.has(name) ? '<volatile>' : walk(item)),
+  }) as Json;
 }
 
 /** The objects of each kind by namespace and masked name, a group's objects in a stable order. */
@@ -159,7 +143,7 @@ function compareKind(kind: string, reference: readonly Json[], capstan: readonly
     }
     const seen = new Set<string>();
     left.forEach((object, index) => {
-      for (const line of differences(JSON.parse(object) as Json, JSON.parse(right[index]) as Json)) {
+      for (const line of differences(JSON.parse(right[index]) as Json, JSON.parse(object) as Json)) {
         if (!seen.has(line)) lines.push(`${kind} ${key}: ${line}`);
         seen.add(line);
       }

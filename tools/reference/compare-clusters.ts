@@ -3,10 +3,12 @@
  * kube-controller-manager, kube-scheduler and kwok (two simulated nodes) run against
  * kube-apiserver and then against capstan, each on an etcd of its own, as a kubeadm cluster runs
  * them; kubectl creates namespace `app`, applies the workload and runs the steps (kubectl
- * arguments, or a number of milliseconds to wait); after a settling wait every object of the
- * kinds listed is read from both and compared. Prints what differs, past what two clusters
- * cannot share (uids, times, generated name suffixes, addresses, allocated ports), and the
- * optimistic-concurrency conflicts and AlreadyExists each controller manager logged.
+ * arguments run from the current directory, so a step may apply another file; or a number of
+ * milliseconds to wait); after a settling wait every object of the kinds listed is read from
+ * both and compared. Prints what differs, past what two clusters cannot share (uids, times,
+ * generated name suffixes, addresses, allocated ports, certificates), and the
+ * optimistic-concurrency conflicts and AlreadyExists each controller manager logged, by
+ * controller and by error.
  *
  * Timing differs between two runs of anything, so a difference is a lead to check, not a
  * verdict: a rollout that one cluster finished and the other not yet shows as Pods that differ.
@@ -57,6 +59,17 @@ const KINDS = [
   'configmaps',
   'secrets',
   'serviceaccounts',
+  'limitranges',
+  'ingresses',
+  'networkpolicies',
+  'priorityclasses',
+  'clusterroles',
+  'clusterrolebindings',
+  'roles',
+  'rolebindings',
+  'certificatesigningrequests',
+  'customresourcedefinitions',
+  'widgets.example.com',
 ];
 /** Members whose values two clusters cannot share: shown as `<volatile>`. */
 const VOLATILE = new Set([
@@ -90,6 +103,7 @@ const VOLATILE = new Set([
   'hostname',
   'targetPort',
   'ca.crt',
+  'certificate',
   'token',
   'client-ca-file',
   'requestheader-client-ca-file',
@@ -108,6 +122,7 @@ function maskedText(text: string): string {
   return text
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uid>')
     .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+    .replace(/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>')
     .replace(/-[a-z0-9]{5}\b/g, '-<suffix>')
     .replace(/kwok-node-\d/g, 'kwok-node-<n>');
 }
@@ -209,15 +224,21 @@ async function runWorkload(
   }
 }
 
-/** Lines of a controller manager's log that say a write lost a race: by controller. */
-function conflicts(log: string): Record<string, number> {
-  const counts: Record<string, number> = {};
+/**
+ * Lines of a controller manager's log that say a write lost a race: how many by controller, and
+ * each distinct error (masked) with its count.
+ */
+function conflicts(log: string): { byController: Record<string, number>; errors: Map<string, number> } {
+  const byController: Record<string, number> = {};
+  const errors = new Map<string, number>();
   for (const line of log.split('\n')) {
     if (!line.includes('the object has been modified') && !line.includes('already exists')) continue;
     const controller = /logger="([^"]+)"/.exec(line)?.[1] ?? 'unnamed';
-    counts[controller] = (counts[controller] ?? 0) + 1;
+    byController[controller] = (byController[controller] ?? 0) + 1;
+    const error = maskedText(/err="((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line).slice(0, 240);
+    errors.set(`${controller}: ${error}`, (errors.get(`${controller}: ${error}`) ?? 0) + 1);
   }
-  return counts;
+  return { byController, errors };
 }
 
 async function main(workloadFile: string, stepsFile: string | undefined): Promise<number> {
@@ -241,8 +262,14 @@ async function main(workloadFile: string, stepsFile: string | undefined): Promis
     const [reference, capstan] = runs;
     const lines = KINDS.flatMap((kind) => compareKind(kind, reference.objects[kind], capstan.objects[kind]));
     for (const line of lines) console.log(line);
-    console.log(`conflicts logged: reference ${JSON.stringify(conflicts(reference.controllerManagerLog))}`);
-    console.log(`conflicts logged: capstan ${JSON.stringify(conflicts(capstan.controllerManagerLog))}`);
+    for (const [label, run] of [
+      ['reference', reference],
+      ['capstan', capstan],
+    ] as const) {
+      const { byController, errors } = conflicts(run.controllerManagerLog);
+      console.log(`conflicts logged: ${label} ${JSON.stringify(byController)}`);
+      for (const [error, count] of errors) console.log(`  ${count}× ${error}`);
+    }
     console.log(`${lines.length} differences`);
     return 0;
   } finally {

@@ -13,6 +13,7 @@ import { parseListQuery, type ListQuery, type QueryParameters } from '../request
 import { featureEnabled } from '../config/feature-enabled';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { writeObject, type Endpoint } from '../responsewriters/respond';
+import { flushGatheredEventsIfFew } from './watch-writer';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
 
 import type { KubeObject } from '../../api/objects';
@@ -81,6 +82,8 @@ export function endpointOfType(type: ResourceType, version?: ServedVersion): End
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */
 export async function writeResponse(scope: HandlerScope, res: Response, code: number, body: object): Promise<void> {
+  // A write's events go out before its answer (the cache waited for them to reach its watchers).
+  if (res.req.method !== 'GET') flushGatheredEventsIfFew();
   // A success Status (delete) is encoded as it is: transforms leave Status bodies alone.
   await writeObject({
     req: res.req,

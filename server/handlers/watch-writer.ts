@@ -59,6 +59,24 @@ function flushDue(): void {
   for (const writer of writers) writer.flush();
 }
 
+/** The most connections a write's answer flushes before it goes out (`flushGatheredEventsIfFew`). */
+const ANSWER_FLUSH_LIMIT = 64;
+
+/**
+ * Writes the events gathered this turn now, when they go to few connections. The answer to a
+ * write calls it before it goes out, so that a client watching what it writes (every controller)
+ * has the event first: one that acts on the answer while its informer lacks the event meets a
+ * conflict. The reference's watchers write while its handler still encodes the answer, which
+ * nearly always gives that order. A large fan-out keeps waiting for the turn's end instead: the
+ * events of the turn's other writes then share its writes, and the answer is not held behind
+ * thousands of socket writes.
+ */
+export function flushGatheredEventsIfFew(): void {
+  if (due.length === 0 || due.length > ANSWER_FLUSH_LIMIT) return;
+  clearImmediate(dueFlush);
+  flushDue();
+}
+
 /** What the watch loop writes to: the chunked HTTP stream's writer, or a WebSocket's (watch-websocket.ts). */
 export interface WatchSink {
   /** False once the client has gone away or the sink has ended. */

@@ -102,6 +102,8 @@ export interface WatchCacheTuning {
   readonly dispatchBudget?: DispatchBudgetOptions;
   /** How long a consistent read waits for the feed to reach the store's revision before going to the store (default 100). */
   readonly consistentReadWaitMs?: number;
+  /** How long a write waits for the feed to bring its event to the watchers (default 100). */
+  readonly writeEventWaitMs?: number;
   /** How long a read at a future revision waits before 504 (default 3000). */
   readonly tooLargeWaitMs?: number;
   /** How long a watch waits for the first list before going to the store (default 3000). */
@@ -192,6 +194,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       bookmarkIntervalMs: tuning.bookmarkIntervalMs ?? 60_000,
       deadlineBookmarkLeadMs: tuning.deadlineBookmarkLeadMs ?? 2_000,
       consistentReadWaitMs: tuning.consistentReadWaitMs ?? 100,
+      writeEventWaitMs: tuning.writeEventWaitMs ?? 100,
       tooLargeWaitMs: tuning.tooLargeWaitMs ?? 3_000,
       readyWaitMs: tuning.readyWaitMs ?? 3_000,
       listPageSize: tuning.listPageSize ?? 10_000,
@@ -259,16 +262,37 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   // ---- writes: straight to the store; the feed brings their events back ----
 
-  create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
-    return this.objects.create(key, object, options);
+  async create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
+    const created = await this.objects.create(key, object, options);
+    await this.untilWatchersHave(created);
+    return created;
   }
 
-  update(key: ObjectKey, update: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
-    return this.objects.update(key, update, options);
+  async update(key: ObjectKey, update: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
+    const result = await this.objects.update(key, update, options);
+    await this.untilWatchersHave(result.object);
+    return result;
   }
 
-  delete(key: ObjectKey, options?: DeleteOptions): Promise<KubeObject> {
-    return this.objects.delete(key, options);
+  async delete(key: ObjectKey, options?: DeleteOptions): Promise<KubeObject> {
+    const deleted = await this.objects.delete(key, options);
+    await this.untilWatchersHave(deleted);
+    return deleted;
+  }
+
+  /**
+   * A write is done once its event reached this cache's watchers (a bounded wait for the feed),
+   * so that its answer can follow the event (server/handlers/watch-writer.ts's
+   * flushGatheredEventsIfFew). On SQLite the feed has the event before the write returns; on
+   * etcd it comes on the watch stream, usually a fraction of a millisecond after the write's
+   * own answer from etcd.
+   */
+  private async untilWatchersHave(written: KubeObject): Promise<void> {
+    if (this.watchers.size === 0) return;
+    // A dry run or a write that changed nothing has no revision past the feed's.
+    const revision = Number(written.metadata.resourceVersion);
+    if (!(revision > this.feed.revision)) return;
+    await this.feed.waitForRevision(revision, this.tuning.writeEventWaitMs);
   }
 
   // ---- reads ----

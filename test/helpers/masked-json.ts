@@ -23,3 +23,18 @@ export function maskedJson(value: unknown, masks: Masks): unknown {
   };
   return walk(value);
 }
+
+/** A pattern and what replaces each of its matches (`$1` and the like allowed). */
+export type TextMask = readonly [RegExp, string];
+
+/** What differs between any two servers, or two runs of one, in any text: times, uids, certificate digests. */
+export const VOLATILE_TEXT: readonly TextMask[] = [
+  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
+  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
+  [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+];
+
+/** `text` with every mask applied, in order. */
+export function maskedText(text: string, masks: readonly TextMask[]): string {
+  return masks.reduce((masked, [pattern, mask]) => masked.replace(pattern, mask), text);
+}

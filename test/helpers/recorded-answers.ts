@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { HttpResult } from './server';
 import { retryUntil } from './wait-for';
-import { maskedJson, type Masks } from './masked-json';
+import { maskedJson, maskedText, VOLATILE_TEXT, type Masks, type TextMask } from './masked-json';
 
 /**
  * The flags both servers run with, recording and replaying: no ServiceAccount admission plugin,
@@ -224,11 +224,9 @@ export function comparable(answer: unknown, watchColumns?: TableShape['columnDef
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, comparable(value)]));
 }
 
-/** What differs between any two servers, or two runs of one: times, uids, certificate digests. */
-const VOLATILE: readonly (readonly [RegExp, string])[] = [
-  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'],
-  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
-  [/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>'],
+/** What differs between two runs beyond any text's volatile parts: random names, elapsed times, versions. */
+const VOLATILE: readonly TextMask[] = [
+  ...VOLATILE_TEXT,
   // The ServiceAccount plugin's token volume, named with five random characters.
   [/\bkube-api-access-[a-z0-9]{5}\b/g, 'kube-api-access-<random>'],
   // A table cell's time since an event (a pod's last restart): `3 (2y216d ago)`.
@@ -245,7 +243,7 @@ export function withoutVolatile(answer: unknown): unknown {
 }
 
 const ANSWER_MASKS: Masks = {
-  text: (text) => VOLATILE.reduce((masked, [pattern, mask]) => masked.replace(pattern, mask), text),
+  text: (text) => maskedText(text, VOLATILE),
   member: (name, value, walk) =>
     name === 'resourceVersion'
       ? '<version>'

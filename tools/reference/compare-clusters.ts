@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd } from '../../test/helpers/etcd';
 import { differences } from '../../test/helpers/json-differences';
-import { maskedJson } from '../../test/helpers/masked-json';
+import { maskedJson, maskedText, VOLATILE_TEXT, type TextMask } from '../../test/helpers/masked-json';
 import { startReferenceApiserver } from '../../test/helpers/reference-apiserver';
 import { startServer, type TestServer } from '../../test/helpers/server';
 import {
@@ -117,19 +117,20 @@ interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Strings with what differs between two clusters masked: uids, times, generated suffixes, node names. */
-function maskedText(text: string): string {
-  return text
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uid>')
-    .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
-    .replace(/X509SHA256=[0-9a-f]{64}/g, 'X509SHA256=<digest>')
-    .replace(/-[a-z0-9]{5}\b/g, '-<suffix>')
-    .replace(/kwok-node-\d/g, 'kwok-node-<n>');
+/** What differs between two clusters in any string: volatile parts, generated suffixes, node names. */
+const CLUSTER_TEXT: readonly TextMask[] = [
+  ...VOLATILE_TEXT,
+  [/-[a-z0-9]{5}\b/g, '-<suffix>'],
+  [/kwok-node-\d/g, 'kwok-node-<n>'],
+];
+
+function clusterText(text: string): string {
+  return maskedText(text, CLUSTER_TEXT);
 }
 
 function masked(value: Json): Json {
   return maskedJson(value, {
-    text: maskedText,
+    text: clusterText,
     member: (name, item, walk) => (VOLATILE.has(name) ? '<volatile>' : walk(item)),
   }) as Json;
 }
@@ -139,7 +140,7 @@ function grouped(items: readonly Json[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const item of items) {
     const metadata = (item as { metadata: { namespace?: string; name: string } }).metadata;
-    const key = `${metadata.namespace ?? ''}/${maskedText(metadata.name)}`;
+    const key = `${metadata.namespace ?? ''}/${clusterText(metadata.name)}`;
     groups.set(key, [...(groups.get(key) ?? []), JSON.stringify(masked(item))]);
   }
   for (const objects of groups.values()) objects.sort();
@@ -225,20 +226,28 @@ async function runWorkload(
 }
 
 /**
- * Lines of a controller manager's log that say a write lost a race: how many by controller, and
- * each distinct error (masked) with its count.
+ * Lines of a controller manager's log that say a write lost a race: each distinct error (masked),
+ * led by its controller, with its count.
  */
-function conflicts(log: string): { byController: Record<string, number>; errors: Map<string, number> } {
-  const byController: Record<string, number> = {};
+function conflicts(log: string): Map<string, number> {
   const errors = new Map<string, number>();
   for (const line of log.split('\n')) {
     if (!line.includes('the object has been modified') && !line.includes('already exists')) continue;
     const controller = /logger="([^"]+)"/.exec(line)?.[1] ?? 'unnamed';
-    byController[controller] = (byController[controller] ?? 0) + 1;
-    const error = maskedText(/err="((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line).slice(0, 240);
+    const error = clusterText(/err="((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line).slice(0, 240);
     errors.set(`${controller}: ${error}`, (errors.get(`${controller}: ${error}`) ?? 0) + 1);
   }
-  return { byController, errors };
+  return errors;
+}
+
+/** The conflicts' counts summed by controller. */
+function byController(errors: ReadonlyMap<string, number>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [error, count] of errors) {
+    const controller = error.slice(0, error.indexOf(': '));
+    counts[controller] = (counts[controller] ?? 0) + count;
+  }
+  return counts;
 }
 
 async function main(workloadFile: string, stepsFile: string | undefined): Promise<number> {
@@ -266,8 +275,8 @@ async function main(workloadFile: string, stepsFile: string | undefined): Promis
       ['reference', reference],
       ['capstan', capstan],
     ] as const) {
-      const { byController, errors } = conflicts(run.controllerManagerLog);
-      console.log(`conflicts logged: ${label} ${JSON.stringify(byController)}`);
+      const errors = conflicts(run.controllerManagerLog);
+      console.log(`conflicts logged: ${label} ${JSON.stringify(byController(errors))}`);
       for (const [error, count] of errors) console.log(`  ${count}× ${error}`);
     }
     console.log(`${lines.length} differences`);

@@ -68,12 +68,22 @@ function streamFinished(res: Response): Promise<void> {
   });
 }
 
-/** The 200 of a watch over HTTP, its headers sent at once, and the writer of its chunks. */
-function openChunkedStream(res: Response, contentType: string): WatchSink {
+/**
+ * The 200 of a watch over HTTP, its headers sent at once, and the writer of its chunks. A HEAD
+ * (a custom resource's handler serves it as GET) has no body: its answer is the headers, ended at
+ * once, and no writer. The reference holds those headers open until the watch would end, writing
+ * nothing; the writer, which frames chunks onto the socket itself, would put them where the
+ * client reads its next answer.
+ */
+function openChunkedStream(res: Response, contentType: string): WatchSink | undefined {
   res.status(200);
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Transfer-Encoding', 'chunked');
   res.setHeader('Cache-Control', 'no-cache, private');
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return undefined;
+  }
+  res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
   return new WatchWriter(res, WATCH_BUFFER_BYTES);
 }

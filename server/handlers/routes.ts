@@ -133,7 +133,6 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
  */
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
 /** Whether the request came by the legacy `/watch/` path rather than `?watch=true`. */
 function isWatchPath(info: RequestInfo): boolean {
   const version = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${info.apiGroup}/${info.apiVersion}`;
@@ -147,6 +146,7 @@ function refuseWatch(type: ResourceType): ResourceHandler {
   };
 }
 
+/** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
 function pick(
   type: ResourceType,
   handlers: ServedHandlers,
@@ -160,10 +160,14 @@ function pick(
   // on to the 404, but for list and watch, a subresource's too.
   if (type.custom && type.namespaced && info.namespace === '' && info.verb !== 'list' && info.verb !== 'watch')
     return undefined;
-  // The legacy `/watch/` paths are routed for GET only, and only for kinds that can be watched:
-  // another method there is 405, or 404 when the kind has no such path at all.
-  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
-    return type.verbs.includes('watch') ? 'not-allowed' : undefined;
+  // The legacy `/watch/` paths are routed for GET only, and only for a watchable kind's objects
+  // and collections: another method there is 405, or 404 when the kind has no such path at all
+  // (nor has any kind below an object, `/watch/.../pods/x/status`). A custom resource's handler
+  // goes by the request info's verb, which such a path makes `watch` whatever the method.
+  if (info.verb === 'watch' && !type.custom) {
+    if (info.subresource !== '') return undefined;
+    if (method !== 'GET' && method !== 'HEAD') return type.verbs.includes('watch') ? 'not-allowed' : undefined;
+  }
   if (info.subresource === '') {
     if (type.custom) return customResourceHandler(type, handlers.main, info, method);
     const verb = info.verb as Verb;
@@ -211,7 +215,8 @@ function pick(
  * alone (its crdHandler has no go-restful routes): a POST on an object's path is a create, and a
  * PUT or PATCH on a collection is refused by the update or patch handler for want of a name. A
  * verb it does not serve is refused naming the verb and the resource; a method its request info
- * gives no verb (OPTIONS) names none.
+ * gives no verb (OPTIONS) names none, but on a `/watch/` path, whose verb is `watch` whatever
+ * the method, every method watches.
  */
 function customResourceHandler(
   type: ResourceType,
@@ -219,7 +224,7 @@ function customResourceHandler(
   info: RequestInfo,
   method: string,
 ): ResourceHandler {
-  const verb = ROUTED_METHODS.has(method) ? info.verb : '';
+  const verb = ROUTED_METHODS.has(method) || isWatchPath(info) ? info.verb : '';
   return byVerb[verb as Verb] ?? (() => Promise.reject(methodNotSupported(groupResourceOf(type), verb)));
 }
 

@@ -122,7 +122,7 @@ export class WatchWriter extends WaitsForRoom implements WatchSink {
     private readonly maxBufferedBytes: number,
   ) {
     super();
-    // Decided when the headers went out (the watch handler asks for chunks, whatever the HTTP version).
+    // Decided when the headers went out: the watch handler asks for chunks but of an HTTP/1.0 client.
     this.socket = res.headersSent && res.chunkedEncoding ? (res.socket ?? undefined) : undefined;
     (this.socket ?? res).on('drain', this.onRoom);
     res.on('close', this.interrupt);

@@ -69,13 +69,13 @@ function streamFinished(res: Response): Promise<void> {
 }
 
 /**
- * The 200 of a watch over HTTP, its headers sent at once, and the writer of its chunks. A HEAD
+ * The 200 of a watch over HTTP, its headers sent at once, and the writer of its events. A HEAD
  * (a custom resource's handler serves it as GET) has no body: its answer is the headers, ended at
  * once, and no writer. The reference holds those headers open until the watch would end, writing
  * nothing; the writer, which frames chunks onto the socket itself, would put them where the
  * client reads its next answer.
  */
-function openChunkedStream(res: Response, contentType: string): WatchSink | undefined {
+function openEventStream(res: Response, contentType: string): WatchSink | undefined {
   res.status(200);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
@@ -83,7 +83,9 @@ function openChunkedStream(res: Response, contentType: string): WatchSink | unde
     res.end();
     return undefined;
   }
-  res.setHeader('Transfer-Encoding', 'chunked');
+  // An HTTP/1.0 client reads no chunks: Node then writes the events as they are, and the
+  // connection's close ends them, as the reference's answer does.
+  if (res.req.httpVersion !== '1.0') res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
   return new WatchWriter(res, WATCH_BUFFER_BYTES);
 }
@@ -174,7 +176,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
           framing: encoder.framing,
           maxBufferedBytes: WATCH_BUFFER_BYTES,
         })
-      : openChunkedStream(res, encoder.contentType);
+      : openEventStream(res, encoder.contentType);
     if (writer === undefined) {
       stop();
       return;

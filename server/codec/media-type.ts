@@ -12,7 +12,6 @@
  */
 import { notAcceptable, unsupportedMediaType } from '../status/catalogue';
 import { goMediaType } from './go-media-type';
-import type { StatusError } from '../status/status-error';
 import type { QueryParameters } from '../request/query';
 
 export interface MediaRange {
@@ -273,22 +272,26 @@ export interface NegotiateOptions {
   readonly accept: string | undefined;
   readonly serializers: readonly SerializerInfo[];
   readonly restrictions: EndpointRestrictions;
-  /** A watch: only formats with a stream form qualify, and the 406 lists the stream types. */
+  /** A watch: only formats with a stream form qualify. */
   readonly watch?: boolean;
+  /**
+   * The serializers a 406 names; absent: `serializers`. The reference's custom resource handler
+   * names protobuf, which it refuses for want of a protobuf form.
+   */
+  readonly named?: readonly SerializerInfo[];
 }
 
-/** The first clause a serializer and the endpoint accept; throws the reference's 406 otherwise. */
+/**
+ * The first clause a serializer and the endpoint accept; throws the reference's 406 otherwise.
+ * A watch is agreed on as the reference agrees on it: the object's form first (refused naming
+ * every form), then that form's stream (refused naming every stream).
+ */
 export function negotiateOutput(options: NegotiateOptions): Negotiated {
+  const named = options.named ?? options.serializers;
   const chosen = chooseOutput(options);
-  if (chosen === undefined || (options.watch && chosen.serializer.streamMediaType === undefined)) {
-    throw notAcceptableFor(options);
-  }
+  if (chosen === undefined) throw notAcceptable(named.map((serializer) => serializer.mediaType));
+  if (options.watch && chosen.serializer.streamMediaType === undefined) throw notAcceptable(streamMediaTypes(named));
   return chosen;
-}
-
-function notAcceptableFor(options: NegotiateOptions): StatusError {
-  if (!options.watch) return notAcceptable(options.serializers.map((serializer) => serializer.mediaType));
-  return notAcceptable(streamMediaTypes(options.serializers));
 }
 
 function chooseOutput(options: NegotiateOptions): Negotiated | undefined {

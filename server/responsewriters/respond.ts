@@ -76,6 +76,8 @@ export function negotiateResponse(
     serializers: serializers(endpoint, settingsOf(exchange)),
     restrictions: restrictionsOf(endpoint),
     watch: options.watch,
+    // A kind without a protobuf form is refused in it, but a 406 names it as for any kind.
+    named: serializers(undefined, settingsOf(exchange)),
   });
 }
 

@@ -359,6 +359,8 @@ export function parseGoBool(value: string): boolean | undefined {
 export function requestBodyFormat(options: {
   contentType: string | undefined;
   serializers: readonly SerializerInfo[];
+  /** The serializers a 415 names; absent: `serializers` (as `NegotiateOptions.named`). */
+  named?: readonly SerializerInfo[];
 }): Format {
   const header = options.contentType?.trim() ?? '';
   // An absent Content-Type is read as JSON, as the reference's default serializer does.
@@ -366,6 +368,7 @@ export function requestBodyFormat(options: {
   const mediaType = goMediaType(header);
   const found =
     mediaType === undefined ? undefined : options.serializers.find((serializer) => serializer.mediaType === mediaType);
-  if (found === undefined) throw unsupportedMediaType(options.serializers.map((serializer) => serializer.mediaType));
+  if (found === undefined)
+    throw unsupportedMediaType((options.named ?? options.serializers).map((serializer) => serializer.mediaType));
   return found.format;
 }

@@ -354,16 +354,16 @@ function decodeTyped(
 /**
  * The format of a full-object body (POST, PUT) by its `Content-Type`: JSON, YAML, protobuf
  * (where the kind has it: a subresource's built-in kind does under a custom resource), CBOR
- * behind its gate. Anything else is a 415, and the unread body is drained.
+ * behind its gate. Anything else is a 415, and the unread body is drained; the 415 names
+ * protobuf even where it is refused, as the reference's custom resource handler does.
  */
 export function objectBodyFormat(scope: HandlerScope, req: Request, protobuf = scope.type.protobuf !== false): Format {
+  const cbor = scope.context.representations?.cbor ?? false;
   try {
     return requestBodyFormat({
       contentType: req.headers['content-type'],
-      serializers: serializersFor({
-        protobuf,
-        cbor: scope.context.representations?.cbor ?? false,
-      }),
+      serializers: serializersFor({ protobuf, cbor }),
+      named: serializersFor({ protobuf: true, cbor }),
     });
   } catch (error) {
     req.resume();

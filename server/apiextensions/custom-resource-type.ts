@@ -23,6 +23,7 @@ import {
   type ScaleSubresource,
   type ServedVersion,
   type Strategy,
+  type Verb,
 } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
@@ -264,6 +265,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     shortNames: names.shortNames ?? [],
     categories: names.categories ?? [],
     verbs: ALL_VERBS,
+    discoveryVerbs: crd.metadata.deletionTimestamp ? TERMINATING_DISCOVERY_VERBS : DISCOVERY_VERBS,
     ...ownOf(served[0] ?? storage),
     nameRule: 'dns-subdomain',
     requiresResourceVersionOnUpdate: true,
@@ -280,6 +282,20 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
       : {}),
   };
 }
+
+/** A custom resource's verbs as the reference's discovery lists them, in its order. */
+const DISCOVERY_VERBS: readonly Verb[] = [
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'create',
+  'update',
+  'watch',
+];
+/** The same while its definition is being deleted: no create, update or patch is listed. */
+const TERMINATING_DISCOVERY_VERBS: readonly Verb[] = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
 /** Finalizers the API server itself knows; any other name should be domain-qualified. */
 const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);

@@ -5,7 +5,7 @@
  */
 import type { Verb } from '../registry/types';
 import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
-import { servedSubresources } from './subresources';
+import { discoveryVerbs, servedSubresources } from './subresources';
 
 import type { GroupVersionKind } from '../../api/identity';
 export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
@@ -92,7 +92,7 @@ function resourceEntry({ type }: ServedResource, groupVersion: ServedGroupVersio
     responseKind: responseKind({ group: groupVersion.group, version: groupVersion.version, kind: type.kind }),
     scope: type.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: type.singular,
-    verbs: [...type.verbs].sort(),
+    verbs: discoveryVerbs(type),
     ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     ...(subresources.length > 0 ? { subresources } : {}),

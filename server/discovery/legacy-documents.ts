@@ -6,7 +6,7 @@
 import { encodedGroupVersion, type Verb } from '../registry/types';
 import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
 import { storageVersionHash } from './storage-version-hash';
-import { servedSubresources } from './subresources';
+import { discoveryVerbs, servedSubresources } from './subresources';
 
 import { groupVersionString } from '../../api/identity';
 export interface ServerAddressByClientCIDR {
@@ -119,7 +119,7 @@ function resourceEntries(
     singularName: type.singular,
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: [...type.verbs].sort(),
+    verbs: discoveryVerbs(type),
     ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     // Types that share storage (core and events.k8s.io Events) share the hash, as in the reference.

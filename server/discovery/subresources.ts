@@ -30,7 +30,7 @@ export interface ServedSubresource {
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
-/** The subresources of `type` served in `groupVersion`, sorted by name. */
+/** The subresources of `type` served in `groupVersion`, in the reference's discovery order. */
 export function servedSubresources(servedType: ResourceType, groupVersion: GroupVersion): ServedSubresource[] {
   const parentKind: GroupVersionKind = {
     group: groupVersion.group,
@@ -44,13 +44,21 @@ export function servedSubresources(servedType: ResourceType, groupVersion: Group
   const subresources: ServedSubresource[] = [];
   if (type.subresources.finalize)
     subresources.push({ name: 'finalize', responseKind: parentKind, definition: parentDefinition, verbs: ['update'] });
-  if (type.subresources.scale)
-    subresources.push({ name: 'scale', responseKind: SCALE_KIND, definition: SCALE_DEFINITION, verbs: readWrite });
   if (type.subresources.status)
     subresources.push({ name: 'status', responseKind: parentKind, definition: parentDefinition, verbs: readWrite });
+  if (type.subresources.scale)
+    subresources.push({ name: 'scale', responseKind: SCALE_KIND, definition: SCALE_DEFINITION, verbs: readWrite });
   for (const [name, endpoint] of Object.entries(type.handlers?.subresources ?? {})) {
     const verbs = (Object.keys(endpoint.handlers) as Verb[]).sort();
     subresources.push({ name, responseKind: endpoint.kind, definition: endpoint.definition, verbs, endpoint });
   }
+  // The reference's custom resource discovery lists status, then scale; its installer sorts a
+  // built-in kind's by name.
+  if (type.custom) return subresources;
   return subresources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The verbs discovery lists for a kind, in the reference's order. */
+export function discoveryVerbs(type: ResourceType): Verb[] {
+  return type.discoveryVerbs ? [...type.discoveryVerbs] : [...type.verbs].sort();
 }

@@ -183,6 +183,12 @@ export interface ResourceType {
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly verbs: readonly Verb[];
+  /**
+   * The verbs discovery lists, in its order; absent: `verbs`, sorted, as the reference's
+   * installer lists a built-in kind's. Its custom resource discovery has an order of its own,
+   * and lists fewer while the definition is being deleted.
+   */
+  readonly discoveryVerbs?: readonly Verb[];
   readonly subresources: Subresources;
   /** Which rule `metadata.name` must satisfy (Services: `dns1035-label`, a label starting with a letter). */
   readonly nameRule:

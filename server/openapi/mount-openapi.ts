@@ -11,9 +11,12 @@
  * is kept as long as that JSON is.
  */
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { IRouter, Request, Response } from 'express';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
 import { parseAccept, rangeMatchesType } from '../codec/media-type';
+import { acceptsGzip } from '../responsewriters/response-body';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
 import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
 import { versionInfo } from '../discovery/version';
@@ -241,12 +244,32 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     );
 
   app.route('/openapi/v2').all((request, response) => {
+    // kube-openapi wraps the v2 handler in a gzip handler: its Vary comes first, on every
+    // answer, and a client that takes gzip (Go's transport asks by default) gets the 2 MB
+    // document compressed.
+    response.setHeader('Vary', 'Accept-Encoding');
     const form = openAPIV2Form(request);
     if (form === undefined) return sendNotAcceptable(response);
-    response.setHeader('Vary', 'Accept');
-    if (form === 'protobuf') sendWithETag(request, response, v2Protobuf(), OPENAPI_V2_PROTOBUF_TYPE);
-    else sendWithETag(request, response, v2Document());
+    response.setHeader('Vary', ['Accept-Encoding', 'Accept']);
+    const compress = acceptsGzip(request.headers['accept-encoding']);
+    if (form === 'protobuf') sendWithETag(request, response, v2Protobuf(), OPENAPI_V2_PROTOBUF_TYPE, compress);
+    else sendWithETag(request, response, v2Document(), JSON_TYPE, compress);
   });
+}
+
+/**
+ * Documents gzipped when first asked for so, kept as long as the document is; off the event
+ * loop (the v2 document takes about 25 ms).
+ */
+const gzipped = new WeakMap<EncodedDocument, Promise<Buffer>>();
+
+function gzippedBody(document: EncodedDocument): Promise<Buffer> {
+  let body = gzipped.get(document);
+  if (body === undefined) {
+    body = promisify(gzip)(document.body);
+    gzipped.set(document, body);
+  }
+  return body;
 }
 
 /**
@@ -285,7 +308,13 @@ function openAPIV2Form(request: Request): 'json' | 'protobuf' | undefined {
   return acceptedForm(request, OPENAPI_V2_FORMS);
 }
 
-function sendWithETag(request: Request, response: Response, document: EncodedDocument, contentType = JSON_TYPE): void {
+function sendWithETag(
+  request: Request,
+  response: Response,
+  document: EncodedDocument,
+  contentType = JSON_TYPE,
+  compress = false,
+): void {
   const quotedHash = `"${document.hash}"`;
   response.setHeader('ETag', quotedHash);
   if (request.headers['if-none-match'] === quotedHash) {
@@ -293,7 +322,15 @@ function sendWithETag(request: Request, response: Response, document: EncodedDoc
     return;
   }
   response.status(200).setHeader('Content-Type', contentType);
-  response.end(document.body);
+  if (!compress) return void response.end(document.body);
+  gzippedBody(document).then(
+    (body) => {
+      response.setHeader('Content-Encoding', 'gzip');
+      response.end(body);
+    },
+    // Not expected of an in-memory buffer; the document goes out as it is.
+    () => response.end(document.body),
+  );
 }
 
 /** kube-openapi's refusal: the status alone, no body. */

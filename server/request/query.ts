@@ -428,15 +428,18 @@ export function parseDeleteOptions(
   let gracePeriodSeconds = optionalInteger(query, 'gracePeriodSeconds');
   let ignoreReadError = optionalBool(query, IGNORE_READ_ERROR);
   let preconditions: Preconditions | undefined;
+  let parsed: DeleteOptionsBody | null = null;
   if (body.length > 0) {
-    let parsed: DeleteOptionsBody;
     const text = body.toString('utf8');
     try {
-      parsed = JSON.parse(text) as DeleteOptionsBody;
+      parsed = JSON.parse(text) as DeleteOptionsBody | null;
     } catch {
       throw badRequest(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text)}`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  }
+  // A `null` body (or YAML of comments alone) decodes, as Go's decoder reads null, to no options.
+  if (parsed !== null) {
+    if (typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest(
         `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeOf(parsed)} into Go value of type ${GO_TYPE_META_STRUCT}`,
       );

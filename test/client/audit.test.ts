@@ -250,6 +250,26 @@ describe('an audit log of a kubectl session', () => {
     expect(deleted.responseObject).toMatchObject({ kind: 'Status', status: 'Success' });
   });
 
+  test('a delete whose options body is `null` deletes, its options logged empty', async () => {
+    const json = { 'content-type': 'application/json' };
+    const created = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+      headers: json,
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'null-options' } }),
+    });
+    expect(created.status).toBe(201);
+    const deleted = await server.request('DELETE', '/api/v1/namespaces/default/configmaps/null-options', {
+      headers: json,
+      body: 'null',
+    });
+    expect(deleted.status).toBe(200);
+    const [, event] = await eventsOnceThere(
+      logPath,
+      (e) => forResource('configmaps', 'delete')(e) && e.objectRef?.name === 'null-options',
+      2,
+    );
+    expect(event.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal' });
+  });
+
   test('a watch: RequestReceived, ResponseStarted when the stream starts, ResponseComplete when it ends', async () => {
     const child = spawn(
       KUBECTL,

@@ -266,7 +266,8 @@ export function auditDeleteOptions(req: IncomingMessage, jsonBody: Buffer): void
   if (!audit?.includes('Request') || jsonBody.length === 0) return;
   let sent: Record<string, unknown>;
   try {
-    sent = JSON.parse(jsonBody.toString('utf8')) as Record<string, unknown>;
+    // `null` is no options, as the delete reads it.
+    sent = (JSON.parse(jsonBody.toString('utf8')) as Record<string, unknown> | null) ?? {};
   } catch {
     return;
   }

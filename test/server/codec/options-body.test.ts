@@ -26,7 +26,7 @@ describe('DeleteOptions bodies in the client encoding', () => {
     });
   });
 
-  test('CBOR with the gate becomes JSON; without it the body is left for the JSON reader to reject', () => {
+  test('CBOR with the gate becomes JSON; without it the body is the reference’s 415', () => {
     const body = encodeCbor(deleteOptions);
     const json = optionsBodyAsJson({
       req: request('application/cbor'),
@@ -34,9 +34,23 @@ describe('DeleteOptions bodies in the client encoding', () => {
       settings: { cbor: true, compression: true },
     });
     expect(JSON.parse(json.toString())).toMatchObject({ propagationPolicy: 'Foreground' });
-    expect(
+    expect(() =>
       optionsBodyAsJson({ req: request('application/cbor'), body, settings: { cbor: false, compression: true } }),
-    ).toBe(body);
+    ).toThrow(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+  });
+
+  test('YAML becomes JSON; a `null` document stays null, which the delete reads as no options', () => {
+    const yaml = Buffer.from('kind: DeleteOptions\npropagationPolicy: Foreground\n');
+    expect(JSON.parse(optionsBodyAsJson({ req: request('application/yaml'), body: yaml }).toString())).toEqual({
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Foreground',
+    });
+    expect(optionsBodyAsJson({ req: request('application/yaml'), body: Buffer.from('# none\n') }).toString()).toBe(
+      'null',
+    );
+    expect(() => optionsBodyAsJson({ req: request('text/plain'), body: yaml })).toThrow('unknown format');
   });
 
   test('JSON, an absent Content-Type and an empty body pass through', () => {

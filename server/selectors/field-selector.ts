@@ -77,10 +77,15 @@ function parseTerm(term: string, selector: string): FieldRequirement {
 
 /** Terms in sorted order, as the reference parses and checks them: the first bad one in that order is reported. */
 export function parseFieldSelector(input: string): FieldRequirement[] {
-  return splitUnescaped(input, ',')
-    .sort()
-    .filter((term) => term !== '')
-    .map((term) => parseTerm(term, input));
+  return (
+    splitUnescaped(input, ',')
+      .sort()
+      .filter((term) => term !== '')
+      .map((term) => parseTerm(term, input))
+      // A term with neither field nor value (`==`, `!=`) selects everything: the reference's parse
+      // drops it before any field label is checked.
+      .filter((requirement) => requirement.field !== '' || requirement.value !== '')
+  );
 }
 
 const METADATA_FIELDS: SelectableFields = {

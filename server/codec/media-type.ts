@@ -187,15 +187,26 @@ const SERIALIZERS: Readonly<Record<Format, SerializerInfo>> = {
   },
 };
 
+/** The four lists `serializersFor` answers, made once (every negotiated request asks for two), by `listIndex`. */
+const SERIALIZER_LISTS: readonly (readonly SerializerInfo[])[] = [false, true].flatMap((protobuf) =>
+  [false, true].map((cbor) => {
+    const formats: Format[] = ['json', 'yaml'];
+    if (protobuf) formats.push('protobuf');
+    if (cbor) formats.push('cbor');
+    return Object.freeze(formats.map((format) => SERIALIZERS[format]));
+  }),
+);
+
+function listIndex(protobuf: boolean, cbor: boolean): number {
+  return (protobuf ? 2 : 0) + (cbor ? 1 : 0);
+}
+
 /**
  * The serializers an endpoint offers, in the reference's order. Custom resources have no
  * protobuf form; CBOR exists only with the `CBORServingAndStorage` gate.
  */
-export function serializersFor(options: { protobuf: boolean; cbor: boolean }): SerializerInfo[] {
-  const formats: Format[] = ['json', 'yaml'];
-  if (options.protobuf) formats.push('protobuf');
-  if (options.cbor) formats.push('cbor');
-  return formats.map((format) => SERIALIZERS[format]);
+export function serializersFor(options: { protobuf: boolean; cbor: boolean }): readonly SerializerInfo[] {
+  return SERIALIZER_LISTS[listIndex(options.protobuf, options.cbor)];
 }
 
 /**

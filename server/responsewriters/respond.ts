@@ -52,12 +52,15 @@ function settingsOf(exchange: { settings?: RepresentationSettings }): Representa
   return exchange.settings ?? DEFAULT_REPRESENTATION_SETTINGS;
 }
 
-function serializers(endpoint: Endpoint | undefined, settings: RepresentationSettings): SerializerInfo[] {
+function serializers(endpoint: Endpoint | undefined, settings: RepresentationSettings): readonly SerializerInfo[] {
   return serializersFor({ protobuf: endpoint?.protobuf ?? true, cbor: settings.cbor });
 }
 
 /** The serializers a resource endpoint answers in, in the reference's order. */
-export function servedSerializers(endpoint: Endpoint, settings: RepresentationSettings | undefined): SerializerInfo[] {
+export function servedSerializers(
+  endpoint: Endpoint,
+  settings: RepresentationSettings | undefined,
+): readonly SerializerInfo[] {
   return serializers(endpoint, settings ?? DEFAULT_REPRESENTATION_SETTINGS);
 }
 

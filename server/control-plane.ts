@@ -40,7 +40,7 @@ import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './client/api-operations';
 import type { ObjectOperations } from './client/operations';
 import {
-  createKubernetesService,
+  keepKubernetesService,
   createSystemNamespaces,
   createSystemPriorityClasses,
   ensureDefaultServiceCIDR,
@@ -459,6 +459,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     endpoints: storageFor(find('', 'endpoints')),
   });
   const nodePortRepairStop = new AbortController();
+  const kubernetesServiceStop = new AbortController();
   const namespaces = storageFor(find('', 'namespaces'));
   const kindHooks = new Map<string, StoreHooks>([
     ['/services', serviceHooks],
@@ -720,10 +721,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       ];
       await Promise.all([
         (async () => {
-          await createKubernetesService(operations, {
-            kubernetesServiceIP: allocator.firstAddress(),
-            securePort: port,
-          });
+          await keepKubernetesService(
+            operations,
+            {
+              kubernetesServiceIP: allocator.firstAddress(),
+              securePort: port,
+              nodePort: options.kubernetesServiceNodePort,
+            },
+            kubernetesServiceStop.signal,
+          );
           if (options.endpointReconcilerType === 'lease') {
             endpointLeases = await startEndpointLeaseReconciler(operations, {
               // Where the reference keeps them, as Endpoints objects encoded as it encodes Endpoints.
@@ -818,6 +824,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         ?.stop()
         .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error));
       nodePortRepairStop.abort();
+      kubernetesServiceStop.abort();
       identityLeaseStop.abort();
       await Promise.all([election?.stop(), coordinatedElection?.stop()]);
       authorization.stop();

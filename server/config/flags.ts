@@ -60,6 +60,8 @@ export interface ServerOptions {
   readonly serviceClusterIPRange: string;
   /** `--service-node-port-range`: the ports NodePort and LoadBalancer Services are given. */
   readonly serviceNodePortRange: PortRange;
+  /** `--kubernetes-service-node-port`: the `kubernetes` Service's node port; 0: a ClusterIP Service. */
+  readonly kubernetesServiceNodePort: number;
   /** `--advertise-address`; absent: the bind address, or the host's default interface's (advertise-address.ts). */
   readonly advertiseAddress?: string;
   /** 0 disables compaction. */
@@ -257,6 +259,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   etcdServersOverrides: [],
   serviceClusterIPRange: '',
   serviceNodePortRange: parsePortRange(DEFAULT_NODE_PORT_RANGE),
+  kubernetesServiceNodePort: 0,
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
   leaseReuseDurationSeconds: 60,
@@ -400,6 +403,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'service-node-port-range': {
     usage: 'ports of NodePort and LoadBalancer Services: a-b, a+n (n ports after a) or one port',
     apply: (o, v) => (o.serviceNodePortRange = parsePortRange(v)),
+  },
+  'kubernetes-service-node-port': {
+    usage: 'node port of the kubernetes Service, which is then of type NodePort (0: of type ClusterIP)',
+    apply: (o, v) => (o.kubernetesServiceNodePort = Number(canonicalFlagValue('int', v))),
   },
   'advertise-address': {
     usage:
@@ -1024,6 +1031,7 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
   }
   checkEtcdFlags(options);
   checkCoordinatedLeadershipTimers(options.coordinatedLeadership);
+  checkKubernetesServiceNodePort(options);
   // Refused at once rather than when the control plane opens.
   serviceIPRangesOf(options);
   return { options, warnings };
@@ -1362,6 +1370,19 @@ function checkEtcdFlags(options: ServerOptions): void {
   if (options.etcdServersOverrides.length > 0 && options.etcdServers.length === 0) {
     throw new FlagError('--etcd-servers-overrides needs --etcd-servers (the embedded store keeps every resource)');
   }
+}
+
+/** The reference's validateServiceNodePort: both failures named together. */
+function checkKubernetesServiceNodePort(options: ServerOptions): void {
+  const port = options.kubernetesServiceNodePort;
+  const errors: string[] = [];
+  if (port < 0 || port > 65535)
+    errors.push(
+      `--kubernetes-service-node-port ${port} must be between 0 and 65535, inclusive. If 0, the Kubernetes master service will be of type ClusterIP`,
+    );
+  if (port > 0 && !options.serviceNodePortRange.contains(port))
+    errors.push(`kubernetes service node port range ${String(options.serviceNodePortRange)} doesn't contain ${port}`);
+  if (errors.length > 0) throw new FlagError(goAggregate(errors));
 }
 
 /** The reference's order of the three timers; both failures are named together, as its aggregate does. */

@@ -3,10 +3,12 @@
  * `default/kubernetes` Service (the first address of the service range; its Endpoints and
  * EndpointSlice are the endpoint reconciler's, endpoint-leases.ts), and the two system
  * PriorityClasses that critical pods name. Every replica runs this at start; creating what
- * already exists is not an error, so replicas may race.
+ * already exists is not an error, so replicas may race. The Service alone is kept afterwards:
+ * made again when it is found deleted, as the reference's kubernetes-service controller does.
  */
 import { metaTime, type KubeObject } from '../../api/objects';
 import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
+import { isNotFoundError } from '../../storage/errors';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
@@ -18,7 +20,12 @@ export interface BootstrapOptions {
   readonly kubernetesServiceIP: string;
   /** The port the `kubernetes` Service's target port names: this server's. */
   readonly securePort: number;
+  /** `--kubernetes-service-node-port`: the Service is of type NodePort on this port; 0: ClusterIP. */
+  readonly nodePort: number;
 }
+
+/** The reference's endpoint reconciler interval, at which its controller looks for the Service. */
+const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
 
 function coreType(operations: ObjectOperations, resource: string): ResourceType {
   const type = operations.registry.find({ group: '', version: 'v1' }, resource);
@@ -32,11 +39,19 @@ export function kubernetesService(options: BootstrapOptions): KubeObject {
     kind: 'Service',
     metadata: { ...KUBERNETES_SERVICE, labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: {
-      type: 'ClusterIP',
+      type: options.nodePort > 0 ? 'NodePort' : 'ClusterIP',
       clusterIP: options.kubernetesServiceIP,
       clusterIPs: [options.kubernetesServiceIP],
       sessionAffinity: 'None',
-      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: options.securePort }],
+      ports: [
+        {
+          name: 'https',
+          port: 443,
+          protocol: 'TCP',
+          targetPort: options.securePort,
+          ...(options.nodePort > 0 ? { nodePort: options.nodePort } : {}),
+        },
+      ],
     },
   };
 }
@@ -120,8 +135,41 @@ export async function createSystemNamespaces(operations: ObjectOperations): Prom
   );
 }
 
-export async function createKubernetesService(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
-  await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
+/**
+ * Makes the `kubernetes` Service, then looks for it at the reference's interval until `stop` and
+ * makes it again when it is gone. One that exists is left as it is: the reference has not
+ * corrected its ports or type after the first start since 1.17. A write that fails is logged and
+ * tried at the next look, as the reference's controller does, so a node port another Service
+ * holds does not stop the server. Resolves once the first attempt is over.
+ */
+export async function keepKubernetesService(
+  operations: ObjectOperations,
+  options: BootstrapOptions,
+  stop: AbortSignal,
+): Promise<void> {
+  const services = coreType(operations, 'services');
+  const ensure = async (): Promise<void> => {
+    try {
+      const exists = await operations
+        .storageFor(services)
+        .get(KUBERNETES_SERVICE)
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (isNotFoundError(error)) return false;
+            throw error;
+          },
+        );
+      if (!exists) await operations.createObject(services, kubernetesService(options));
+    } catch (error) {
+      console.error('unable to sync the kubernetes Service:', error);
+    }
+  };
+  await ensure();
+  if (stop.aborted) return;
+  const timer = setInterval(() => void ensure(), KUBERNETES_SERVICE_INTERVAL_MS);
+  timer.unref();
+  stop.addEventListener('abort', () => clearInterval(timer), { once: true });
 }
 
 export async function createSystemPriorityClasses(operations: ObjectOperations): Promise<void> {

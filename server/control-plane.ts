@@ -41,7 +41,9 @@ import { apiOperations } from './client/api-operations';
 import type { ObjectOperations } from './client/operations';
 import {
   keepKubernetesService,
-  createSystemNamespaces,
+  keepSystemNamespaces,
+  KUBERNETES_SERVICE_INTERVAL_MS,
+  SYSTEM_NAMESPACES_INTERVAL_MS,
   createSystemPriorityClasses,
   ensureDefaultServiceCIDR,
 } from './controllers/bootstrap';
@@ -459,7 +461,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     endpoints: storageFor(find('', 'endpoints')),
   });
   const nodePortRepairStop = new AbortController();
-  const kubernetesServiceStop = new AbortController();
+  /** Ends the keeping of the system namespaces and the kubernetes Service. */
+  const bootstrapKeeperStop = new AbortController();
   const namespaces = storageFor(find('', 'namespaces'));
   const kindHooks = new Map<string, StoreHooks>([
     ['/services', serviceHooks],
@@ -679,7 +682,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         bitmap: nodePortBitmap,
         stop: nodePortRepairStop.signal,
       }).then(() => serviceIPRepairHook.finish());
-      await createSystemNamespaces(operations);
+      await keepSystemNamespaces(operations, {
+        intervalMs: SYSTEM_NAMESPACES_INTERVAL_MS,
+        stop: bootstrapKeeperStop.signal,
+      });
       namespacesHook.finish();
       if (coordinatedElectionHook) {
         coordinatedElection = startLeaderElection({
@@ -728,7 +734,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
               securePort: port,
               nodePort: options.kubernetesServiceNodePort,
             },
-            kubernetesServiceStop.signal,
+            { intervalMs: KUBERNETES_SERVICE_INTERVAL_MS, stop: bootstrapKeeperStop.signal },
           );
           if (options.endpointReconcilerType === 'lease') {
             endpointLeases = await startEndpointLeaseReconciler(operations, {
@@ -824,7 +830,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         ?.stop()
         .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error));
       nodePortRepairStop.abort();
-      kubernetesServiceStop.abort();
+      bootstrapKeeperStop.abort();
       identityLeaseStop.abort();
       await Promise.all([election?.stop(), coordinatedElection?.stop()]);
       authorization.stop();

@@ -3,8 +3,9 @@
  * `default/kubernetes` Service (the first address of the service range; its Endpoints and
  * EndpointSlice are the endpoint reconciler's, endpoint-leases.ts), and the two system
  * PriorityClasses that critical pods name. Every replica runs this at start; creating what
- * already exists is not an error, so replicas may race. The Service alone is kept afterwards:
- * made again when it is found deleted, as the reference's kubernetes-service controller does.
+ * already exists is not an error, so replicas may race. The namespaces and the Service are kept
+ * afterwards, made again when found deleted, as the reference's system namespaces and
+ * kubernetes-service controllers keep them.
  */
 import { metaTime, type KubeObject } from '../../api/objects';
 import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
@@ -24,8 +25,16 @@ export interface BootstrapOptions {
   readonly nodePort: number;
 }
 
-/** The reference's endpoint reconciler interval, at which its controller looks for the Service. */
-const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
+/** How often the reference looks for the `kubernetes` Service: its endpoint reconciler's interval. */
+export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
+/** How often the reference's system namespaces controller looks for them. */
+export const SYSTEM_NAMESPACES_INTERVAL_MS = 60_000;
+
+/** How an object is kept: looked for every `intervalMs` until `stop`. */
+export interface Keeping {
+  readonly intervalMs: number;
+  readonly stop: AbortSignal;
+}
 
 function coreType(operations: ObjectOperations, resource: string): ResourceType {
   const type = operations.registry.find({ group: '', version: 'v1' }, resource);
@@ -125,34 +134,25 @@ export async function ensureDefaultServiceCIDR(
   );
 }
 
-/** The system namespaces, first: the bootstrap's namespaced objects (roles, the Service) live in them. */
-export async function createSystemNamespaces(operations: ObjectOperations): Promise<void> {
-  const namespaces = coreType(operations, 'namespaces');
-  await Promise.all(
-    SYSTEM_NAMESPACES.map((name) =>
-      operations.createObject(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
-    ),
-  );
-}
-
 /**
- * Makes the `kubernetes` Service, then looks for it at the reference's interval until `stop` and
- * makes it again when it is gone. One that exists is left as it is: the reference has not
- * corrected its ports or type after the first start since 1.17. A write that fails is logged and
- * tried at the next look, as the reference's controller does, so a node port another Service
- * holds does not stop the server. Resolves once the first attempt is over.
+ * Makes `object`, then looks for it at each interval and makes it again when it is gone; one
+ * that exists is left as it is. A write that fails is logged and tried at the next look, as the
+ * reference's controllers do (a node port another Service holds does not stop the server).
+ * Resolves once the first attempt is over.
  */
-export async function keepKubernetesService(
+export async function keepObject(
   operations: ObjectOperations,
-  options: BootstrapOptions,
-  stop: AbortSignal,
+  type: ResourceType,
+  object: KubeObject,
+  keeping: Keeping,
 ): Promise<void> {
-  const services = coreType(operations, 'services');
+  const { name = '', namespace } = object.metadata;
+  const key = namespace === undefined ? { name } : { name, namespace };
   const ensure = async (): Promise<void> => {
     try {
       const exists = await operations
-        .storageFor(services)
-        .get(KUBERNETES_SERVICE)
+        .storageFor(type)
+        .get(key)
         .then(
           () => true,
           (error: unknown) => {
@@ -160,16 +160,39 @@ export async function keepKubernetesService(
             throw error;
           },
         );
-      if (!exists) await operations.createObject(services, kubernetesService(options));
+      // A copy: the create fills in what the store gives an object (its uid, its version).
+      if (!exists) await operations.createObject(type, structuredClone(object));
     } catch (error) {
-      console.error('unable to sync the kubernetes Service:', error);
+      console.error(`unable to keep ${type.resource} ${namespace === undefined ? '' : `${namespace}/`}${name}:`, error);
     }
   };
   await ensure();
-  if (stop.aborted) return;
-  const timer = setInterval(() => void ensure(), KUBERNETES_SERVICE_INTERVAL_MS);
+  if (keeping.stop.aborted) return;
+  const timer = setInterval(() => void ensure(), keeping.intervalMs);
   timer.unref();
-  stop.addEventListener('abort', () => clearInterval(timer), { once: true });
+  keeping.stop.addEventListener('abort', () => clearInterval(timer), { once: true });
+}
+
+/** The system namespaces, first: the bootstrap's namespaced objects (roles, the Service) live in them. */
+export async function keepSystemNamespaces(operations: ObjectOperations, keeping: Keeping): Promise<void> {
+  const namespaces = coreType(operations, 'namespaces');
+  await Promise.all(
+    SYSTEM_NAMESPACES.map((name) =>
+      keepObject(operations, namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, keeping),
+    ),
+  );
+}
+
+/**
+ * The `kubernetes` Service. The reference has not corrected an existing one's ports or type
+ * after the first start since 1.17, and neither does this.
+ */
+export function keepKubernetesService(
+  operations: ObjectOperations,
+  options: BootstrapOptions,
+  keeping: Keeping,
+): Promise<void> {
+  return keepObject(operations, coreType(operations, 'services'), kubernetesService(options), keeping);
 }
 
 export async function createSystemPriorityClasses(operations: ObjectOperations): Promise<void> {

@@ -13,6 +13,8 @@ import { isNotFoundError } from '../../storage/errors';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
+import { coreType } from './per-namespace';
+import { repeat } from './repeat';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
@@ -34,12 +36,6 @@ export const SYSTEM_NAMESPACES_INTERVAL_MS = 60_000;
 export interface Keeping {
   readonly intervalMs: number;
   readonly stop: AbortSignal;
-}
-
-function coreType(operations: ObjectOperations, resource: string): ResourceType {
-  const type = operations.registry.find({ group: '', version: 'v1' }, resource);
-  if (!type) throw new Error(`core/v1 ${resource} are not served`);
-  return type;
 }
 
 export function kubernetesService(options: BootstrapOptions): KubeObject {
@@ -138,7 +134,7 @@ export async function ensureDefaultServiceCIDR(
  * Makes `object`, then looks for it at each interval and makes it again when it is gone; one
  * that exists is left as it is. A write that fails is logged and tried at the next look, as the
  * reference's controllers do (a node port another Service holds does not stop the server).
- * Resolves once the first attempt is over.
+ * Resolves once the first look is over.
  */
 export async function keepObject(
   operations: ObjectOperations,
@@ -149,28 +145,29 @@ export async function keepObject(
   const { name = '', namespace } = object.metadata;
   const key = namespace === undefined ? { name } : { name, namespace };
   const ensure = async (): Promise<void> => {
-    try {
-      const exists = await operations
-        .storageFor(type)
-        .get(key)
-        .then(
-          () => true,
-          (error: unknown) => {
-            if (isNotFoundError(error)) return false;
-            throw error;
-          },
-        );
-      // A copy: the create fills in what the store gives an object (its uid, its version).
-      if (!exists) await operations.createObject(type, structuredClone(object));
-    } catch (error) {
-      console.error(`unable to keep ${type.resource} ${namespace === undefined ? '' : `${namespace}/`}${name}:`, error);
-    }
+    const exists = await operations
+      .storageFor(type)
+      .get(key)
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (isNotFoundError(error)) return false;
+          throw error;
+        },
+      );
+    // A copy: the create fills in what the store gives an object (its uid, its version).
+    if (!exists) await operations.createObject(type, structuredClone(object));
   };
-  await ensure();
   if (keeping.stop.aborted) return;
-  const timer = setInterval(() => void ensure(), keeping.intervalMs);
-  timer.unref();
-  keeping.stop.addEventListener('abort', () => clearInterval(timer), { once: true });
+  await new Promise<void>((firstLookOver) =>
+    repeat({
+      run: () => ensure().finally(firstLookOver),
+      periodMs: keeping.intervalMs,
+      jitter: 0,
+      stop: keeping.stop,
+      what: `keeping ${type.resource} ${namespace === undefined ? '' : `${namespace}/`}${name}`,
+    }),
+  );
 }
 
 /** The system namespaces, first: the bootstrap's namespaced objects (roles, the Service) live in them. */

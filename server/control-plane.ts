@@ -128,7 +128,8 @@ export interface ControlPlane {
   readonly metrics: ApiserverMetrics;
   storageFor(type: ResourceType): ObjectStorage;
   /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
-  routes(app: express.Application): MountedRoutes;
+  /** `listening.externalAddress`: `/api`'s address once the server listens (absent: the request's local address). */
+  routes(app: express.Application, listening?: { readonly externalAddress: () => string }): MountedRoutes;
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
@@ -625,11 +626,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     admission,
     flowControl,
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
-    routes(app) {
+    routes(app, listening) {
       if (storageVersionPublisher) app.use(withStorageVersionPrecondition(storageVersionPublisher));
       app.use(aggregator.proxy);
       const discovery = mountDiscovery(app, {
         registry,
+        serverAddress: listening?.externalAddress,
         extensions: aggregator.extensions,
         featureEnabled: featureGateReader(options.featureGates),
       });

@@ -19,6 +19,7 @@ import {
   type ServerOptions,
 } from './config/flags';
 import { insecureCipherSuites } from './config/tls-flags';
+import { isHostPortPair, joinHostPort } from './net/host-port';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemoryWhenQuiet } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -137,6 +138,9 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
     }),
   );
   const audit = await startupStep('setting up audit', () => setUpAudit(options.audit, plane.metrics));
+  // The reference's ExternalAddress: --external-hostname, else the advertise address, with the
+  // secure port unless the flag names one.
+  const externalHost = options.externalHostname || advertiseAddress;
   let externalAddress = '';
   const server = await startupStep('loading the serving certificate', () =>
     createServer({
@@ -151,7 +155,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
       anonymous: authentication.anonymous,
       routes: (app) => {
         const authenticationPaths = authentication.routes(app, { externalAddress: () => externalAddress });
-        const mounted = plane.routes(app);
+        const mounted = plane.routes(app, { externalAddress: () => externalAddress });
         return { ...mounted, listedPaths: () => [...authenticationPaths, ...mounted.listedPaths()] };
       },
       health: plane.health,
@@ -164,7 +168,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
     }),
   );
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
-  externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
+  externalAddress = isHostPortPair(externalHost) ? externalHost : joinHostPort(externalHost, port);
   console.log(
     `capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`,
   );

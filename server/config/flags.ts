@@ -64,6 +64,11 @@ export interface ServerOptions {
   readonly kubernetesServiceNodePort: number;
   /** `--advertise-address`; absent: the bind address, or the host's default interface's (advertise-address.ts). */
   readonly advertiseAddress?: string;
+  /**
+   * `--external-hostname`: the host (and port, if it names one) of the URLs this server gives
+   * out, the OpenID discovery's jwks_uri and `/api`'s address; empty: the advertise address.
+   */
+  readonly externalHostname: string;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -260,6 +265,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   serviceClusterIPRange: '',
   serviceNodePortRange: parsePortRange(DEFAULT_NODE_PORT_RANGE),
   kubernetesServiceNodePort: 0,
+  externalHostname: '',
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
   leaseReuseDurationSeconds: 60,
@@ -412,6 +418,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage:
       "IP address the kubernetes Service's endpoints name (none given: --bind-address, else the default interface's)",
     apply: (o, v) => (o.advertiseAddress = parseIP(v)),
+  },
+  'external-hostname': {
+    usage:
+      "host of the URLs this server gives out (OpenID discovery's jwks_uri, /api's address); empty: the advertise address",
+    apply: (o, v) => (o.externalHostname = v),
   },
   'etcd-compaction-interval': {
     usage: 'Go duration between compactions (0 disables)',

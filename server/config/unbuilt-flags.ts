@@ -13,7 +13,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'permit-address-sharing': 'capstan does not listen with SO_REUSEADDR',
   'permit-port-sharing': 'capstan does not listen with SO_REUSEPORT',
   'max-connection-bytes-per-sec': 'capstan does not throttle connections by bytes',
-  'external-hostname': 'capstan derives its external address from the request',
   'delete-collection-workers': 'capstan deletes a collection in one pass',
   'enable-garbage-collector': "capstan's deletion always honours owner references and finalizers",
   'watch-cache': "capstan's reads are served by its watch caches, which cannot be turned off",

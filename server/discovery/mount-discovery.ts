@@ -39,10 +39,11 @@ import { findServedGroupVersion, servedGroups } from './served-groups';
 export interface DiscoveryOptions {
   readonly registry: ResourceRegistry;
   /**
-   * `host:port` advertised in `/api`'s `serverAddressByClientCIDRs` (the reference's
-   * `--advertise-address` and secure port). Absent: the local address the request arrived on.
+   * `host:port` advertised in `/api`'s `serverAddressByClientCIDRs`: the reference's external
+   * address (`--external-hostname`, else `--advertise-address`, and the secure port). Absent:
+   * the local address the request arrived on.
    */
-  readonly serverAddress?: string;
+  readonly serverAddress?: () => string;
   /** Groups of extension API servers (server/aggregator/), merged into `/apis` and served at `/apis/<group>`. */
   readonly extensions?: ExtensionGroups;
   /**
@@ -189,7 +190,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
       return sendAggregated(request, response, representation, aggregated().api[representation.version]!);
     }
     const core = groups().find((group) => group.name === '');
-    const serverAddress = options.serverAddress ?? localAddressOf(request);
+    const serverAddress = options.serverAddress?.() ?? localAddressOf(request);
     sendLegacy(request, response, next, {
       restful: true,
       kind: 'APIVersions',

@@ -14,6 +14,7 @@ import { validatePersistentVolumeClaimTemplate, type ClaimTemplate } from './cla
 import { projectedVolumeErrors, type ProjectionOptions } from './projected-sources';
 import { validatePullPolicy } from './pull-policy';
 import { fileModeErrors, keyToPathErrors, localDescendingPathErrors, pathNoBackstepsErrors } from './volume-file-paths';
+import { isHostPortPair } from '../net/host-port';
 
 type Json = Record<string, unknown>;
 
@@ -217,15 +218,6 @@ export function flockerErrors(source: Json, path: FieldPath): FieldError[] {
     errors.push(invalid(path, 'resource', 'datasetName and datasetUUID can not be specified simultaneously'));
   if (name.includes('/')) errors.push(invalid(path.child('datasetName'), name, "must not contain '/'"));
   return errors;
-}
-
-/** Go's net.SplitHostPort accepts it: `host:port` or `[host]:port`, one colon outside brackets. */
-function isHostPortPair(pair: string): boolean {
-  if (pair.startsWith('[')) return /^\[[^[\]]*\]:[^[\]]*$/.test(pair);
-  const colon = pair.lastIndexOf(':');
-  if (colon < 0) return false;
-  const host = pair.slice(0, colon);
-  return !/[:[\]]/.test(host) && !/[[\]]/.test(pair.slice(colon + 1));
 }
 
 export function quobyteErrors(source: Json, path: FieldPath): FieldError[] {

@@ -97,6 +97,7 @@ import { startConfigConsumer, type ConfigConsumer } from './flowcontrol/config-c
 import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
+import { serviceResolver } from './proxy/service-endpoint';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
 import { startStorageVersionMigrator } from './controllers/storage-version-migrator';
@@ -416,12 +417,18 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ranges: serviceIPRangesOf(options),
   });
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  // One resolver for webhooks and the aggregator, as the reference has.
+  const serviceRoutes = serviceResolver(
+    (group, resource) => storageFor(find(group, resource)),
+    options.enableAggregatorRouting,
+  );
   const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
     { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
     {
       // Resolved per request: plugins read other kinds' caches by group and resource.
       storageOf: (group, resource) => storageFor(find(group, resource)),
+      services: serviceRoutes,
       tolerationSeconds: {
         notReady: options.defaultNotReadyTolerationSeconds,
         unreachable: options.defaultUnreachableTolerationSeconds,
@@ -489,7 +496,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const crdServing = startCRDServing({
     crds: storageFor(find('apiextensions.k8s.io', 'customresourcedefinitions')),
     registry,
-    storageOf: (group, resource) => storageFor(find(group, resource)),
+    services: serviceRoutes,
   });
   await crdServing.synced;
   const answers = (located: RevisionedStore) => async () =>
@@ -505,6 +512,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const aggregator = startAggregator({
     registry,
     storageOf: (group, resource) => storageFor(find(group, resource)),
+    services: serviceRoutes,
     operations,
     clientCertificate: readProxyClientCertificate(options),
     metrics,

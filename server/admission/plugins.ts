@@ -52,9 +52,12 @@ import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition'
 import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
 import { mutatingAdmissionPolicyPlugin } from './plugins/mutating-admission-policy';
 import { mutatingAdmissionWebhookPlugin, validatingAdmissionWebhookPlugin } from './webhook/dispatch';
+import type { ServiceResolver } from '../proxy/service-endpoint';
 
 export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
+  /** Where webhooks' Services lead (`--enable-aggregator-routing`). */
+  readonly services: ServiceResolver;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`. */
   readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
   /** The server's authorizer, for plugins that ask whether the requester may do more (signers, token audiences) and for admission expressions' `authorizer` variable. */
@@ -199,7 +202,8 @@ const PLUGINS: readonly PluginEntry[] = [
   {
     name: 'MutatingAdmissionWebhook',
     onByDefault: true,
-    make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType),
+    make: ({ storageOf, services, authorizer, servedType }) =>
+      mutatingAdmissionWebhookPlugin(storageOf, services, authorizer, servedType),
   },
   {
     name: 'ValidatingAdmissionPolicy',
@@ -210,8 +214,8 @@ const PLUGINS: readonly PluginEntry[] = [
   {
     name: 'ValidatingAdmissionWebhook',
     onByDefault: true,
-    make: ({ storageOf, authorizer, servedType }) =>
-      validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType),
+    make: ({ storageOf, services, authorizer, servedType }) =>
+      validatingAdmissionWebhookPlugin(storageOf, services, authorizer, servedType),
   },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },

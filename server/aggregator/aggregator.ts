@@ -24,7 +24,7 @@ import { ExtensionOpenAPIDocuments } from './extension-openapi';
 import type { ExtensionOpenAPI } from '../openapi/extension-documents';
 import type { ProxyClientCertificate } from './extension-transport';
 import { aggregatorProxy, isProxied } from './proxy';
-import { SERVICE_NAME_LABEL } from '../proxy/service-endpoint';
+import { SERVICE_NAME_LABEL, type ServiceResolver } from '../proxy/service-endpoint';
 
 export interface Aggregator {
   /** Mount before the resource routes: it takes the requests of remote APIServices' group-versions. */
@@ -43,13 +43,15 @@ export interface Aggregator {
 export function startAggregator(options: {
   readonly registry: ResourceRegistry;
   readonly storageOf: StorageOf;
+  /** Where the APIServices' Services lead (`--enable-aggregator-routing`). */
+  readonly services: ServiceResolver;
   /** Writes as `kube-apiserver`, as the reference's aggregator controllers do. */
   readonly operations: ObjectOperations;
   readonly clientCertificate: ProxyClientCertificate | undefined;
   /** Where the aggregator's metrics go (`/metrics`). */
   readonly metrics: ApiserverMetrics;
 }): Aggregator {
-  const { registry, storageOf, operations, clientCertificate } = options;
+  const { registry, storageOf, services, operations, clientCertificate } = options;
   const type: ResourceType | undefined = registry.find({ group: APIREGISTRATION_GROUP, version: 'v1' }, 'apiservices');
   if (type === undefined) throw new Error(`${APIREGISTRATION_GROUP}/v1 apiservices is not served (--runtime-config?)`);
   const changed = (name: string) => {
@@ -81,13 +83,13 @@ export function startAggregator(options: {
     startInformer(storageOf('', 'services'), { onUpsert: onService, onDelete: onService }),
     startInformer(storageOf('discovery.k8s.io', 'endpointslices'), { onUpsert: onSlice, onDelete: onSlice }),
   ];
-  const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
-  const openapi = new ExtensionOpenAPIDocuments({ current, storageOf, clientCertificate });
+  const discovery = new ExtensionDiscovery({ current, services, clientCertificate });
+  const openapi = new ExtensionOpenAPIDocuments({ current, services, clientCertificate });
   const metrics = availabilityMetrics(options.metrics, current);
   const availability = startAvailabilityController({
     current,
     synced: informer.synced,
-    storageOf,
+    services,
     operations,
     type,
     clientCertificate,
@@ -130,7 +132,7 @@ export function startAggregator(options: {
   ];
 
   return {
-    proxy: aggregatorProxy({ current, storageOf, clientCertificate }),
+    proxy: aggregatorProxy({ current, services, clientCertificate }),
     upgrades: (request) => isProxied(request, current),
     extensions: discovery,
     openapi,

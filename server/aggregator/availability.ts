@@ -9,7 +9,6 @@
  */
 import { request, type RequestOptions } from 'node:https';
 import { metaTime, type KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
@@ -23,7 +22,7 @@ import {
 import type { AvailabilityMetrics } from './availability-metrics';
 import { dialErrorText } from '../proxy/forwarding';
 import { connectToExtension, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { endpointOrigin } from '../proxy/service-endpoint';
+import { endpointOrigin, type ServiceResolver } from '../proxy/service-endpoint';
 
 /** The reference re-checks every APIService this often (its informer's resync period). */
 export const AVAILABILITY_RESYNC_MS = 30_000;
@@ -38,12 +37,12 @@ const CHECKER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 /** What the reference's controllers would say of `apiService` now. */
 export async function checkAvailability(
   apiService: KubeObject,
-  storageOf: StorageOf,
+  services: ServiceResolver,
   clientCertificate: ProxyClientCertificate | undefined,
 ): Promise<CheckedCondition> {
   const service = serviceOf(apiService);
   if (service === undefined) return LOCAL;
-  const connection = await connectToExtension(apiService, service, { storageOf, clientCertificate, skipVerify: true });
+  const connection = await connectToExtension(apiService, service, { services, clientCertificate, skipVerify: true });
   if (!connection.ok) return { status: 'False', reason: connection.reason, message: connection.message };
   const { group, version } = groupVersionOf(apiService);
   const path = apiService.metadata.name === 'v1.' ? `/api/${version}` : `/apis/${group}/${version}`;
@@ -114,7 +113,7 @@ export function startAvailabilityController(options: {
   readonly current: ReadonlyMap<string, KubeObject>;
   /** Resolves when `current` holds the stored APIServices. */
   readonly synced: Promise<void>;
-  readonly storageOf: StorageOf;
+  readonly services: ServiceResolver;
   readonly operations: ObjectOperations;
   readonly type: ResourceType;
   readonly clientCertificate: ProxyClientCertificate | undefined;
@@ -127,7 +126,7 @@ export function startAvailabilityController(options: {
   async function sync(name: string): Promise<void> {
     const apiService = options.current.get(name);
     if (apiService === undefined) return;
-    const checked = await checkAvailability(apiService, options.storageOf, options.clientCertificate);
+    const checked = await checkAvailability(apiService, options.services, options.clientCertificate);
     // The object may have changed while the check ran; the condition is merged into the latest.
     const previous = availableConditionOf(options.current.get(name) ?? apiService);
     if (conditionChanged(previous, checked)) {

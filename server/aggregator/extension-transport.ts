@@ -12,8 +12,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../api/user-info';
 import type { KubeObject } from '../../api/objects';
 import { specOf, type APIServiceSpec, type ServiceReference } from '../../api/apiregistration';
-import type { StorageOf } from '../admission/lookup';
-import { resolveServiceEndpoint, type ServiceEndpoint } from '../proxy/service-endpoint';
+import type { ServiceEndpoint, ServiceResolver } from '../proxy/service-endpoint';
 
 /** The front-proxy client certificate and key, PEM; absent: the aggregator presents none. */
 export interface ProxyClientCertificate {
@@ -55,9 +54,9 @@ export function extensionTlsOptions(options: {
   };
 }
 
-/** What reaching an extension server takes: the Services and EndpointSlices, and the certificate to present. */
+/** What reaching an extension server takes: where its Service leads, and the certificate to present. */
 export interface ExtensionAccess {
-  readonly storageOf: StorageOf;
+  readonly services: ServiceResolver;
   readonly clientCertificate: ProxyClientCertificate | undefined;
 }
 
@@ -79,7 +78,7 @@ export async function connectToExtension(
   service: ServiceReference,
   options: ExtensionAccess & { readonly skipVerify?: boolean },
 ): Promise<ExtensionConnection> {
-  const resolution = await resolveServiceEndpoint(service, options.storageOf);
+  const resolution = await options.services.resolveChecked(service);
   if (!resolution.ok) return resolution;
   const tls = extensionTlsOptions({
     spec: specOf(apiService),

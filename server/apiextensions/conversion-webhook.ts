@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../api/objects';
 import { webhookDestination } from '../admission/webhook/client';
-import type { StorageOf } from '../admission/lookup';
+import type { ServiceResolver } from '../proxy/service-endpoint';
 import { isObject } from '../json/value';
 import { postJson } from '../webhook-client/post-json';
 import { unclassified } from '../status/catalogue';
@@ -42,9 +42,9 @@ function reviewVersion(conversion: CustomResourceConversion): string {
 async function postReview(
   config: WebhookClientConfig,
   review: object,
-  storageOf: StorageOf | undefined,
+  services: ServiceResolver | undefined,
 ): Promise<unknown> {
-  const destination = await webhookDestination(config, storageOf);
+  const destination = await webhookDestination(config, services);
   const answer = await postJson(destination, JSON.stringify(review), {
     timeoutMs: WEBHOOK_TIMEOUT_MS,
     maxAnswerBytes: MAX_RESPONSE_BYTES,
@@ -147,14 +147,14 @@ function checkConverted(original: KubeObject, converted: unknown, target: Conver
 
 /**
  * Converts `objects` (all of one kind) to `target` through the webhook; throws a 500 StatusError
- * on any failure, with no reason, as the reference's bare error is answered. `storageOf` reads
- * the Service and Endpoints of a webhook given by Service.
+ * on any failure, with no reason, as the reference's bare error is answered. `services` says
+ * where a webhook given by Service is reached.
  */
 export async function convertThroughWebhook(
   conversion: CustomResourceConversion,
   objects: readonly KubeObject[],
   target: ConversionTarget,
-  storageOf?: StorageOf,
+  services?: ServiceResolver,
 ): Promise<KubeObject[]> {
   const first = objects[0];
   if (first === undefined) return [];
@@ -169,7 +169,7 @@ export async function convertThroughWebhook(
     };
     let answer: unknown;
     try {
-      answer = await postReview(config, review, storageOf);
+      answer = await postReview(config, review, services);
     } catch (error) {
       throw new Error(`conversion webhook for ${gvkText(first)} failed: ${(error as Error).message}`);
     }

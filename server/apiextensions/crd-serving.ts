@@ -7,7 +7,7 @@
  * status the types follow is written by the leader's CRD controller (crd-controller.ts).
  */
 import type { ObjectStorage } from '../../storage/objects/types';
-import type { StorageOf } from '../admission/lookup';
+import type { ServiceResolver } from '../proxy/service-endpoint';
 import { startInformer } from '../client/informer';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { asCRD, isConditionTrue, type CustomResourceDefinition } from './crd-types';
@@ -33,8 +33,8 @@ function servedFacts(crd: CustomResourceDefinition): string {
 export function startCRDServing(options: {
   readonly crds: ObjectStorage;
   readonly registry: MutableResourceRegistry;
-  /** Reads the Services and Endpoints of conversion webhooks given by Service. */
-  readonly storageOf?: StorageOf;
+  /** Where conversion webhooks given by Service are reached. */
+  readonly services?: ServiceResolver;
   /** Told when a CRD cannot be served (its kind taken by another resource); the CRD stays unserved. */
   readonly onError?: (crd: CustomResourceDefinition, error: Error) => void;
 }): CRDServing {
@@ -61,7 +61,7 @@ export function startCRDServing(options: {
     if (current?.facts === facts) return;
     // A CRD's plural cannot change, so the resource stays the same; the replace is one step.
     try {
-      registry.add(customResourceType(crd, options.storageOf));
+      registry.add(customResourceType(crd, options.services));
       served.set(name, { facts, group: crd.spec.group, resource: crd.spec.names.plural });
     } catch (error) {
       unserve(name);

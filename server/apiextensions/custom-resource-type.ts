@@ -13,7 +13,7 @@
  * version's strategy validates by that version's schema.
  */
 import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
+import type { ServiceResolver } from '../proxy/service-endpoint';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy, RESET_OBJECT_META_FOR_STATUS } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
@@ -95,7 +95,7 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
 function versionConvert(
   crd: CustomResourceDefinition,
   prune: NonNullable<ResourceType['prune']>,
-  storageOf: StorageOf | undefined,
+  services: ServiceResolver | undefined,
 ): ResourceType['convert'] {
   const { conversion, versions } = crd.spec;
   if (conversion?.strategy !== 'Webhook') {
@@ -119,7 +119,7 @@ function versionConvert(
       conversion,
       [object],
       { apiVersion, kind: crd.spec.names.kind },
-      storageOf,
+      services,
     );
     prune(converted, to.version);
     return converted;
@@ -185,11 +185,8 @@ function validateCustomResource(
   return errors;
 }
 
-/**
- * `storageOf` reads what serving needs beyond the CRD: the Service and Endpoints of a conversion
- * webhook given by Service.
- */
-export function customResourceType(crd: CustomResourceDefinition, storageOf?: StorageOf): ResourceType {
+/** `services`: where a conversion webhook given by Service is reached. */
+export function customResourceType(crd: CustomResourceDefinition, services?: ServiceResolver): ResourceType {
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
   const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
@@ -232,7 +229,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     dropDisallowedNulls(object, schema);
     return unknown;
   };
-  const convert = versionConvert(crd, prune, storageOf);
+  const convert = versionConvert(crd, prune, services);
   // Reads default by the schema of the version an object is stored in, before any conversion: a
   // default that only the served version's schema declares is not filled in, and an object
   // stored before the storage version changed gets its own version's (as kube-apiserver 1.34

@@ -69,6 +69,11 @@ export interface ServerOptions {
    * out, the OpenID discovery's jwks_uri and `/api`'s address; empty: the advertise address.
    */
   readonly externalHostname: string;
+  /**
+   * `--enable-aggregator-routing`: APIServices' and webhooks' Services are reached at an
+   * endpoint's address; off (the default), at their cluster IP.
+   */
+  readonly enableAggregatorRouting: boolean;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -266,6 +271,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   serviceNodePortRange: parsePortRange(DEFAULT_NODE_PORT_RANGE),
   kubernetesServiceNodePort: 0,
   externalHostname: '',
+  enableAggregatorRouting: false,
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
   leaseReuseDurationSeconds: 60,
@@ -418,6 +424,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage:
       "IP address the kubernetes Service's endpoints name (none given: --bind-address, else the default interface's)",
     apply: (o, v) => (o.advertiseAddress = parseIP(v)),
+  },
+  'enable-aggregator-routing': {
+    usage: "reach APIServices' and webhooks' Services at an endpoint's address, not their cluster IP",
+    boolean: true,
+    apply: (o, v) => (o.enableAggregatorRouting = parseBool(v)),
   },
   'external-hostname': {
     usage:

@@ -1,9 +1,10 @@
 /**
- * Where an extension server is reached: the APIService's Service, through the ready addresses of
- * its EndpointSlices and the port the slices give the Service port's name, as the reference
- * routes when `--enable-aggregator-routing` is on (capstan has no cluster network to reach a
- * cluster IP through). An ExternalName Service is reached at its external name. Every failure
- * carries the reason and message the reference's availability controller reports for it.
+ * Where a Service that an APIService or a webhook names is reached, as `--enable-aggregator-routing`
+ * chooses for both (the reference gives them one resolver): on, through the ready addresses of
+ * its EndpointSlices and the port the slices give the Service port's name; off, the default, at
+ * its cluster IP and port, which only a host that routes cluster IPs (kube-proxy's node) reaches.
+ * An ExternalName Service is reached at its external name either way. Every failure carries the
+ * reason and message the reference's availability controller reports for it.
  */
 import type { KubeObject } from '../../api/objects';
 import { getCached, type StorageOf } from '../admission/lookup';
@@ -36,10 +37,78 @@ interface EndpointSlice {
   readonly ports?: ReadonlyArray<{ readonly name?: string | null; readonly port?: number | null }>;
 }
 
-export async function resolveServiceEndpoint(
+/** How requests reach the Services that APIServices and webhooks name. */
+export interface ServiceResolver {
+  /** Where a request to the Service goes. */
+  resolve(reference: ServiceReference): Promise<EndpointResolution>;
+  /**
+   * The same after the availability controller's checks, which it makes whichever way it
+   * routes: a ClusterIP Service listens on the port and has a ready endpoint for it.
+   */
+  resolveChecked(reference: ServiceReference): Promise<EndpointResolution>;
+}
+
+/** `--enable-aggregator-routing`: `toEndpoints` on, or cluster IPs. */
+export function serviceResolver(storageOf: StorageOf, toEndpoints: boolean): ServiceResolver {
+  if (toEndpoints) {
+    const resolve = (reference: ServiceReference) => resolveServiceEndpoint(reference, storageOf);
+    return { resolve, resolveChecked: resolve };
+  }
+  return {
+    resolve: (reference) => resolveClusterIP(reference, storageOf, false),
+    resolveChecked: (reference) => resolveClusterIP(reference, storageOf, true),
+  };
+}
+
+/**
+ * The reference's ResolveCluster: the cluster IP and the Service's port, or an ExternalName's
+ * name; with `checkEndpoints`, a ClusterIP Service's endpoints are checked first. What the
+ * reference's resolver refuses fails the discovery check with its words.
+ */
+async function resolveClusterIP(
   reference: ServiceReference,
   storageOf: StorageOf,
+  checkEndpoints: boolean,
 ): Promise<EndpointResolution> {
+  const { namespace, name, port } = reference;
+  const service = await getCached(storageOf('', 'services'), name, namespace);
+  if (service === undefined)
+    return {
+      ok: false,
+      reason: 'ServiceNotFound',
+      message: `service/${name} in ${JSON.stringify(namespace)} is not present`,
+    };
+  const spec = (service.spec ?? {}) as {
+    type?: string;
+    clusterIP?: string;
+    externalName?: string;
+    ports?: readonly ServicePort[];
+  };
+  const refused = (message: string): EndpointResolution => ({ ok: false, reason: 'FailedDiscoveryCheck', message });
+  const serverName = `${name}.${namespace}.svc`;
+  switch (spec.type) {
+    case 'ExternalName':
+      return { ok: true, endpoint: { host: spec.externalName ?? '', port, serverName } };
+    case 'ClusterIP':
+    case 'NodePort':
+    case 'LoadBalancer': {
+      if (spec.type === 'ClusterIP') {
+        if (checkEndpoints) {
+          const endpoints = await resolveServiceEndpoint(reference, storageOf);
+          if (!endpoints.ok) return endpoints;
+        }
+        if (spec.clusterIP === 'None') return refused('cannot route to service with ClusterIP "None"');
+      }
+      if (!(spec.ports ?? []).some((candidate) => candidate.port === port))
+        return refused(`no service port ${port} found for service ${JSON.stringify(name)}`);
+      return { ok: true, endpoint: { host: spec.clusterIP ?? '', port, serverName } };
+    }
+    default:
+      return refused(`unsupported service type ${JSON.stringify(spec.type ?? '')}`);
+  }
+}
+
+async function resolveServiceEndpoint(reference: ServiceReference, storageOf: StorageOf): Promise<EndpointResolution> {
   const { namespace, name, port } = reference;
   const where = `service/${name} in ${JSON.stringify(namespace)}`;
   const service = await getCached(storageOf('', 'services'), name, namespace);

@@ -264,6 +264,7 @@ beforeAll(async () => {
 
   server = await startServer({
     flags: [
+      '--enable-aggregator-routing=true',
       `--proxy-client-cert-file=${join(dir, 'proxy-client.crt')}`,
       `--proxy-client-key-file=${join(dir, 'proxy-client.key')}`,
     ],

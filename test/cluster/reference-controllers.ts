@@ -454,10 +454,13 @@ export async function startCluster(options: {
     // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
     // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own
     // objects; kubeadm allows privileged containers too (the suite's host-level pods ask for them).
+    // No kube-proxy routes cluster IPs here, so webhooks and APIServices given by Service are
+    // reached at their pods' addresses, as a server outside a cluster network is run.
     const kubeadmFlags = [
       '--authorization-mode=Node,RBAC',
       '--enable-admission-plugins=NodeRestriction',
       '--allow-privileged=true',
+      '--enable-aggregator-routing=true',
     ];
     server = await startServer({
       flags: [

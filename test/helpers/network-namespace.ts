@@ -11,6 +11,8 @@
  *   spawn(...ns.inside(['kwok', ...]));           // a process inside
  *   const port = await ns.reachInside(8080);      // 127.0.0.1:port outside -> 127.0.0.1:8080 inside
  *   const unserve = await ns.serveInside(80, server); // 192.0.2.1:80 inside -> an http.Server of the test
+ *   await ns.addAddress('10.0.0.50');             // another address on the loopback inside (a cluster IP)
+ *   await ns.serveInside(443, other, '10.0.0.50');
  *   await unserve();                              // 192.0.2.1:80 inside refuses connections again
  *   await ns.stop();
  */
@@ -45,12 +47,14 @@ export interface NetworkNamespace {
   inside(argv: readonly string[]): [string, string[]];
   /** A port on 127.0.0.1 outside whose connections reach `port` on 127.0.0.1 inside. */
   reachInside(port: number): Promise<number>;
+  /** Adds `address` to the loopback inside: what kube-proxy makes of a cluster IP on a node. */
+  addAddress(address: string): Promise<void>;
   /**
-   * Connections to `address:port` inside reach `server` (listening on nothing yet) in the test's
-   * process. Resolves to what stops that: the port inside is closed (connections are refused) and
-   * `server` closed.
+   * Connections to `address:port` inside (`address` by default, or one added) reach `server`
+   * (listening on nothing yet) in the test's process. Resolves to what stops that: the port inside
+   * is closed (connections are refused) and `server` closed.
    */
-  serveInside(port: number, server: Server): Promise<() => Promise<void>>;
+  serveInside(port: number, server: Server, at?: string): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -120,11 +124,19 @@ export async function createNetworkNamespace(dir: string): Promise<NetworkNamesp
       await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve));
       return (outside.address() as AddressInfo).port;
     },
-    async serveInside(port, server) {
+    async addAddress(address) {
+      const [command, args] = inside(['ip', 'addr', 'add', `${address}/32`, 'dev', 'lo']);
+      const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      if (code !== 0) throw new Error(`ip addr add ${address} failed: ${stderr}`);
+    },
+    async serveInside(port, server, at = NAMESPACE_ADDRESS) {
       const socket = join(dir, `serve-${relays++}.sock`);
       await new Promise<void>((resolve) => server.listen(socket, resolve));
       servers.push(server);
-      const child = await relay(['tcp', NAMESPACE_ADDRESS, String(port), socket]);
+      const child = await relay(['tcp', at, String(port), socket]);
       return async () => {
         await stopChild(child);
         await new Promise((resolve) => server.close(resolve));

@@ -7,8 +7,7 @@
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { postJson, type PostDestination } from '../../webhook-client/post-json';
-import { endpointOrigin, resolveServiceEndpoint } from '../../proxy/service-endpoint';
-import type { StorageOf } from '../lookup';
+import { endpointOrigin, type ServiceResolver } from '../../proxy/service-endpoint';
 import type { WebhookClientConfig } from './types';
 import { GO_TYPE_META_STRUCT, goJSONSyntaxError, goTypeOf } from '../../../api/go-json-syntax';
 import { goQuote } from '../../../api/go-quote';
@@ -36,13 +35,13 @@ const MAX_RESPONSE_BYTES = 30 * 1024 * 1024;
 
 /**
  * Where a webhook client config (also a CRD conversion webhook's) is called, and the CAs its
- * caBundle trusts: its URL, or its Service's endpoint, resolved as the aggregator resolves an
- * APIService's (the reference gives webhooks and the aggregator one service resolver).
- * `storageOf` reads the Service and its EndpointSlices; a URL needs none.
+ * caBundle trusts: its URL, or where its Service leads, resolved as the aggregator resolves an
+ * APIService's (the reference gives webhooks and the aggregator one service resolver); a URL
+ * needs no resolver.
  */
 export async function webhookDestination(
   config: WebhookClientConfig,
-  storageOf: StorageOf | undefined,
+  services: ServiceResolver | undefined,
 ): Promise<PostDestination> {
   const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64').toString('utf8') : undefined;
   if (config.url) {
@@ -52,11 +51,12 @@ export async function webhookDestination(
   }
   const service = config.service;
   if (!service) throw new Error('webhook has neither url nor service');
-  if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
-  const resolution = await resolveServiceEndpoint(
-    { namespace: service.namespace, name: service.name, port: service.port ?? 443 },
-    storageOf,
-  );
+  if (services === undefined) throw new Error('webhook by service reference, and no Service lookup given');
+  const resolution = await services.resolve({
+    namespace: service.namespace,
+    name: service.name,
+    port: service.port ?? 443,
+  });
   if (!resolution.ok) throw new Error(resolution.message);
   return {
     url: new URL(`${endpointOrigin(resolution.endpoint)}${requestPath(service.path ?? '')}`),
@@ -94,9 +94,9 @@ export async function callWebhook(options: {
   readonly timeoutSeconds: number;
   /** The request's deadline (epoch ms). */
   readonly deadline?: number;
-  readonly storageOf: StorageOf;
+  readonly services: ServiceResolver;
 }): Promise<{ readonly response?: AdmissionResponse }> {
-  const destination = await webhookDestination(options.config, options.storageOf);
+  const destination = await webhookDestination(options.config, options.services);
   const ownTimeoutMs = options.timeoutSeconds * 1000;
   const timeoutMs = Math.min(ownTimeoutMs, options.deadline === undefined ? Infinity : options.deadline - Date.now());
   // The reference tells the webhook the time it has left in a `timeout` query parameter, in

@@ -21,6 +21,7 @@ import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
 import { badRequest, forbidden, internalError } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
+import type { ServiceResolver } from '../../proxy/service-endpoint';
 import { admissionUserInfo, matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
 import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
@@ -280,6 +281,7 @@ function matchedVersion(
 function webhookPlugin(
   phase: Phase,
   storageOf: StorageOf,
+  services: ServiceResolver,
   authorizer: Authorizer,
   servedType: ServedTypeLookup,
 ): AdmissionPlugin {
@@ -328,7 +330,7 @@ function webhookPlugin(
           review: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
           timeoutSeconds,
           deadline: attributes.deadline,
-          storageOf,
+          services,
         }).catch((error: unknown) => {
           throw new CallFailure(`failed to call webhook: ${(error as Error).message}`);
         });
@@ -379,16 +381,18 @@ function webhookPlugin(
 
 export function mutatingAdmissionWebhookPlugin(
   storageOf: StorageOf,
+  services: ServiceResolver,
   authorizer: Authorizer,
   servedType: ServedTypeLookup,
 ): AdmissionPlugin {
-  return webhookPlugin('mutating', storageOf, authorizer, servedType);
+  return webhookPlugin('mutating', storageOf, services, authorizer, servedType);
 }
 
 export function validatingAdmissionWebhookPlugin(
   storageOf: StorageOf,
+  services: ServiceResolver,
   authorizer: Authorizer,
   servedType: ServedTypeLookup,
 ): AdmissionPlugin {
-  return webhookPlugin('validating', storageOf, authorizer, servedType);
+  return webhookPlugin('validating', storageOf, services, authorizer, servedType);
 }

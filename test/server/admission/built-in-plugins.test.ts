@@ -8,6 +8,7 @@ import { ensureBuilt, MAIN } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
 import { selectAdmissionPlugins } from '../../../server/admission/plugins';
 import { admissionAttributes } from '../../helpers/admission-attributes';
+import { serviceResolver } from '../../../server/proxy/service-endpoint';
 
 interface PodSpecFields {
   priority?: number;
@@ -178,6 +179,9 @@ describe('choosing admission plugins', () => {
         storageOf: () => {
           throw new Error('not asked');
         },
+        services: serviceResolver(() => {
+          throw new Error('not asked');
+        }, true),
         tolerationSeconds: { notReady: 300, unreachable: 300 },
         authorizer: {
           authorize: () => {

@@ -11,6 +11,7 @@ import { admissionAttributes } from '../../helpers/admission-attributes';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
 import { rbacAuthorizer } from '../../../server/authz/rbac/rbac-authorizer';
 import { RuleResolver } from '../../../server/authz/rbac/rule-resolver';
+import { serviceResolver } from '../../../server/proxy/service-endpoint';
 
 const clusterRole = (name: string, resourceNames: string[]): KubeObject => ({
   apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -45,6 +46,9 @@ function defaultPlugin(gateOn: boolean): AdmissionPlugin | undefined {
       storageOf: () => {
         throw new Error('not asked');
       },
+      services: serviceResolver(() => {
+        throw new Error('not asked');
+      }, true),
       tolerationSeconds: { notReady: 300, unreachable: 300 },
       authorizer,
       featureEnabled: (gate) => gateOn && gate === 'ClusterTrustBundle',

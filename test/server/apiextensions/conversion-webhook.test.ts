@@ -2,7 +2,7 @@
 import { convertThroughWebhook } from '../../../server/apiextensions/conversion-webhook';
 import type { CustomResourceConversion } from '../../../server/apiextensions/crd-types';
 import { StatusError } from '../../../server/status/status-error';
-import { openTestStore } from '../../helpers/in-process-api';
+import { openTestStore, type TestStore } from '../../helpers/in-process-api';
 import {
   endpointSliceOf,
   SERVICE_DNS_NAME,
@@ -10,6 +10,7 @@ import {
   type ConversionWebhook,
 } from './conversion-webhook-server';
 import { BUILTIN_TYPES } from '../../../server/builtin-types';
+import { serviceResolver } from '../../../server/proxy/service-endpoint';
 
 let webhook: ConversionWebhook;
 let conversion: CustomResourceConversion;
@@ -82,13 +83,18 @@ test('a webhook whose certificate the CA bundle does not vouch for is refused', 
   );
 });
 
+/** The store's kinds by group and resource, the webhook's port, and the name and namespace of its Service. */
+function serviceSetting(testStore: TestStore) {
+  const storageOf = (group: string, resource: string) =>
+    testStore.storageFor(BUILTIN_TYPES.find((type) => type.group === group && type.resource === resource)!);
+  const [name, namespace] = SERVICE_DNS_NAME.split('.');
+  return { storageOf, port: Number(new URL(webhook.url).port), name, namespace };
+}
+
 test("a webhook given by Service is reached at its endpoints, its certificate checked for the Service's name", async () => {
   const testStore = await openTestStore();
   try {
-    const storageOf = (group: string, resource: string) =>
-      testStore.storageFor(BUILTIN_TYPES.find((type) => type.group === group && type.resource === resource)!);
-    const port = Number(new URL(webhook.url).port);
-    const [name, namespace] = SERVICE_DNS_NAME.split('.');
+    const { storageOf, port, name, namespace } = serviceSetting(testStore);
     await storageOf('', 'services').create(
       { namespace, name },
       {
@@ -106,9 +112,12 @@ test("a webhook given by Service is reached at its endpoints, its certificate ch
       },
     };
     // No endpoints yet: nowhere to send the review.
-    const unreachable = await convertThroughWebhook(byService, [original], toV2, storageOf).catch(
-      (error: unknown) => error,
-    );
+    const unreachable = await convertThroughWebhook(
+      byService,
+      [original],
+      toV2,
+      serviceResolver(storageOf, true),
+    ).catch((error: unknown) => error);
     expect((unreachable as StatusError).status).toMatchObject({
       code: 500,
       message: expect.stringContaining(`cannot find endpointslices for service/${name} in "${namespace}"`),
@@ -117,7 +126,7 @@ test("a webhook given by Service is reached at its endpoints, its certificate ch
       { namespace, name },
       endpointSliceOf(name, namespace, port),
     );
-    const [v2] = await convertThroughWebhook(byService, [original], toV2, storageOf);
+    const [v2] = await convertThroughWebhook(byService, [original], toV2, serviceResolver(storageOf, true));
     expect(v2.spec).toEqual({ size: 3 });
     // A certificate without the Service's name is refused.
     const wrongName = {
@@ -143,10 +152,43 @@ test("a webhook given by Service is reached at its endpoints, its certificate ch
       { namespace, name: 'other' },
       endpointSliceOf('other', namespace, port),
     );
-    const refused = await convertThroughWebhook(wrongName, [original], toV2, storageOf).catch(
+    const refused = await convertThroughWebhook(wrongName, [original], toV2, serviceResolver(storageOf, true)).catch(
       (error: unknown) => error,
     );
     expect((refused as StatusError).status.message).toContain("Hostname/IP does not match certificate's altnames");
+  } finally {
+    await testStore.close();
+  }
+});
+
+test('without aggregator routing, a webhook given by Service is reached at its cluster IP and port', async () => {
+  const testStore = await openTestStore();
+  try {
+    const { storageOf, port, name, namespace } = serviceSetting(testStore);
+    const byService = (servicePort: number): CustomResourceConversion => ({
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: { service: { namespace, name, path: '/convert', port: servicePort }, caBundle: webhook.caBundle },
+        conversionReviewVersions: ['v1'],
+      },
+    });
+    // No EndpointSlice: the cluster IP (here the loopback, where the webhook listens) is all there is.
+    await storageOf('', 'services').create(
+      { namespace, name },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name, namespace },
+        spec: { type: 'ClusterIP', clusterIP: '127.0.0.1', ports: [{ name: 'https', port, targetPort: 1 }] },
+      },
+    );
+    const clusterIP = serviceResolver(storageOf, false);
+    const [v2] = await convertThroughWebhook(byService(port), [original], toV2, clusterIP);
+    expect(v2.spec).toEqual({ size: 3 });
+    const noPort = await convertThroughWebhook(byService(port + 1), [original], toV2, clusterIP).catch(
+      (error: unknown) => error,
+    );
+    expect((noPort as StatusError).status.message).toContain(`no service port ${port + 1} found for service "${name}"`);
   } finally {
     await testStore.close();
   }

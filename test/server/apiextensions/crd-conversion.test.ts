@@ -18,7 +18,11 @@ let server: InProcessServer;
 let webhook: ConversionWebhook;
 
 beforeAll(async () => {
-  [server, webhook] = await Promise.all([startInProcessServer(), startConversionWebhook()]);
+  // By Service, the webhook is reached at its EndpointSlice's address: the test's host routes no cluster IP.
+  [server, webhook] = await Promise.all([
+    startInProcessServer(['--enable-aggregator-routing=true']),
+    startConversionWebhook(),
+  ]);
 }, 60_000);
 
 afterAll(async () => {

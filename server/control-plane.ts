@@ -513,6 +513,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     registry,
     storageOf: (group, resource) => storageFor(find(group, resource)),
     services: serviceRoutes,
+    rejectRedirects: options.aggregatorRejectForwardingRedirect,
     operations,
     clientCertificate: readProxyClientCertificate(options),
     metrics,

@@ -45,6 +45,8 @@ export function startAggregator(options: {
   readonly storageOf: StorageOf;
   /** Where the APIServices' Services lead (`--enable-aggregator-routing`). */
   readonly services: ServiceResolver;
+  /** `--aggregator-reject-forwarding-redirect`: an extension server's redirect is answered 502, not passed on. */
+  readonly rejectRedirects: boolean;
   /** Writes as `kube-apiserver`, as the reference's aggregator controllers do. */
   readonly operations: ObjectOperations;
   readonly clientCertificate: ProxyClientCertificate | undefined;
@@ -132,7 +134,7 @@ export function startAggregator(options: {
   ];
 
   return {
-    proxy: aggregatorProxy({ current, services, clientCertificate }),
+    proxy: aggregatorProxy({ current, services, clientCertificate, rejectRedirects: options.rejectRedirects }),
     upgrades: (request) => isProxied(request, current),
     extensions: discovery,
     openapi,

@@ -8,7 +8,8 @@
  * connection to the extension server's once the server agrees to it. An
  * APIService that is not Available, or whose Service has no endpoint, is answered 503
  * `service unavailable`, and one whose server cannot be reached 503 `error trying to reach
- * service: <why>`, the reference's texts.
+ * service: <why>`, the reference's texts. A redirect the extension server answers is not
+ * passed on unless `--aggregator-reject-forwarding-redirect=false`: the client gets a 502.
  */
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -44,7 +45,21 @@ export function isProxied(request: IncomingMessage, current: ReadonlyMap<string,
   return apiService !== undefined && serviceOf(apiService) !== undefined;
 }
 
-export function aggregatorProxy(options: APIServiceAccess): RequestHandler {
+/** The reference's answer in place of an extension server's redirect. */
+const REDIRECT_REFUSED = 'the backend attempted to redirect this request, which is not permitted';
+
+/** A 3xx with a Location: what `--aggregator-reject-forwarding-redirect` keeps from the client. */
+function isRedirect(answer: IncomingMessage): boolean {
+  const code = answer.statusCode ?? 0;
+  return code >= 300 && code <= 399 && (answer.headers.location ?? '') !== '';
+}
+
+export function aggregatorProxy(
+  options: APIServiceAccess & {
+    /** `--aggregator-reject-forwarding-redirect`. */
+    readonly rejectRedirects: boolean;
+  },
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const name = apiServiceNameOfPath(req.path);
     const apiService = name === undefined ? undefined : options.current.get(name);
@@ -74,8 +89,16 @@ export function aggregatorProxy(options: APIServiceAccess): RequestHandler {
               ...identityHeaders(req.user),
             },
           },
-          // Watches send events as they happen: each chunk goes out at once.
-          (answer) => streamAnswer(answer, res),
+          (answer) => {
+            if (options.rejectRedirects && isRedirect(answer)) {
+              answer.resume();
+              res.status(502).setHeader('Content-Type', 'text/plain; charset=utf-8');
+              res.end(REDIRECT_REFUSED);
+              return;
+            }
+            // Watches send events as they happen: each chunk goes out at once.
+            streamAnswer(answer, res);
+          },
         );
         upstream.on('upgrade', (answer, socket, head) => {
           auditSwitchedProtocols(req, answer.statusCode ?? 101);

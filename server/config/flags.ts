@@ -74,6 +74,8 @@ export interface ServerOptions {
    * endpoint's address; off (the default), at their cluster IP.
    */
   readonly enableAggregatorRouting: boolean;
+  /** `--aggregator-reject-forwarding-redirect`: an extension server's redirect reaches the client as a 502. */
+  readonly aggregatorRejectForwardingRedirect: boolean;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -272,6 +274,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   kubernetesServiceNodePort: 0,
   externalHostname: '',
   enableAggregatorRouting: false,
+  aggregatorRejectForwardingRedirect: true,
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
   leaseReuseDurationSeconds: 60,
@@ -429,6 +432,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: "reach APIServices' and webhooks' Services at an endpoint's address, not their cluster IP",
     boolean: true,
     apply: (o, v) => (o.enableAggregatorRouting = parseBool(v)),
+  },
+  'aggregator-reject-forwarding-redirect': {
+    usage: "answer an extension API server's redirect with a 502 rather than pass it on",
+    boolean: true,
+    apply: (o, v) => (o.aggregatorRejectForwardingRedirect = parseBool(v)),
   },
   'external-hostname': {
     usage:

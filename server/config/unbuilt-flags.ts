@@ -23,7 +23,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'etcd-db-metric-poll-interval': 'capstan does not poll the etcd database size',
   'emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
   'runtime-config-emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
-  'aggregator-reject-forwarding-redirect': "capstan's aggregator never follows an extension server's redirect",
   'shutdown-send-retry-after': 'capstan closes its listener on shutdown instead of answering 429s',
   'shutdown-watch-termination-grace-period': 'capstan ends watches at once on shutdown',
   'peer-advertise-ip': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',

@@ -116,7 +116,6 @@ import { isConnectUpgrade } from './subresources/connect';
 export const CONTROLLERS_LEASE = 'capstan-controllers';
 /** The Lease the coordinated leader election controller's leader holds, in kube-system, as the reference names it. */
 const COORDINATED_ELECTION_LEASE = 'leader-election-controller';
-const STORE_CHECK_TIMEOUT_MS = 2_000;
 /** How often the controllers, once leading, look again whether the watch caches are ready. */
 const CACHE_READY_POLL_MS = 1_000;
 
@@ -499,13 +498,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     services: serviceRoutes,
   });
   await crdServing.synced;
-  const answers = (located: RevisionedStore) => async () =>
-    void (await withTimeout(located.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
-  const storeAnswers = answers(store);
+  const answers = (located: RevisionedStore, timeoutMs: number) => async () =>
+    void (await withTimeout(located.currentRevision(), timeoutMs, 'the store'));
+  const storeAnswers = answers(store, options.etcdHealthcheckTimeoutMs);
+  const storeReady = answers(store, options.etcdReadycheckTimeoutMs);
   // Named as the reference names its checks of the override locations.
   const overrideChecks = stores.slice(1).map((located, i) => ({
-    live: functionCheck(`etcd-override-${i}`, answers(located)),
-    ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)),
+    live: functionCheck(`etcd-override-${i}`, answers(located, options.etcdHealthcheckTimeoutMs)),
+    ready: functionCheck(`etcd-override-readiness-${i}`, answers(located, options.etcdReadycheckTimeoutMs)),
   }));
   registry.addBuiltIn(componentStatusKind(defaultComponents(storeAnswers)));
   const kubelet = createKubeletClient(options.kubelet);
@@ -672,7 +672,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],
       nonLivenessChecks: encryption?.healthChecks,
       readinessChecks: [
-        functionCheck('etcd-readiness', storeAnswers),
+        functionCheck('etcd-readiness', storeReady),
         ...overrideChecks.map(({ ready }) => ready),
         // The caches made at start only: a type added while serving (a custom resource) lists
         // on its own meanwhile (its reads go to the store), and must not take the replica out.

@@ -76,6 +76,10 @@ export interface ServerOptions {
   readonly enableAggregatorRouting: boolean;
   /** `--aggregator-reject-forwarding-redirect`: an extension server's redirect reaches the client as a 502. */
   readonly aggregatorRejectForwardingRedirect: boolean;
+  /** `--etcd-healthcheck-timeout` (livez and healthz): how long the store's check waits for its answer. */
+  readonly etcdHealthcheckTimeoutMs: number;
+  /** `--etcd-readycheck-timeout` (readyz): the same for readiness. */
+  readonly etcdReadycheckTimeoutMs: number;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -274,6 +278,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   kubernetesServiceNodePort: 0,
   externalHostname: '',
   enableAggregatorRouting: false,
+  etcdHealthcheckTimeoutMs: 2_000,
+  etcdReadycheckTimeoutMs: 2_000,
   aggregatorRejectForwardingRedirect: true,
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
@@ -442,6 +448,14 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage:
       "host of the URLs this server gives out (OpenID discovery's jwks_uri, /api's address); empty: the advertise address",
     apply: (o, v) => (o.externalHostname = v),
+  },
+  'etcd-healthcheck-timeout': {
+    usage: "Go duration the store's livez and healthz check waits for an answer (0: 2s)",
+    apply: (o, v) => (o.etcdHealthcheckTimeoutMs = storeCheckTimeout(v)),
+  },
+  'etcd-readycheck-timeout': {
+    usage: "Go duration the store's readyz check waits for an answer (0: 2s)",
+    apply: (o, v) => (o.etcdReadycheckTimeoutMs = storeCheckTimeout(v)),
   },
   'etcd-compaction-interval': {
     usage: 'Go duration between compactions (0 disables)',
@@ -1305,6 +1319,11 @@ function oneOf<T extends string>(value: string, known: readonly T[], what: strin
       `invalid audit log ${what} ${JSON.stringify(value)}, allowed ${what}s are ${JSON.stringify(known.join(','))}`,
     );
   return value as T;
+}
+
+/** A store check's timeout, as the reference's etcd check takes it: 0 is its default, 2 s. */
+function storeCheckTimeout(value: string): number {
+  return parseGoDuration(value) || 2_000;
 }
 
 function parseNonNegativeDuration(value: string): number {

@@ -17,8 +17,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'enable-garbage-collector': "capstan's deletion always honours owner references and finalizers",
   'watch-cache': "capstan's reads are served by its watch caches, which cannot be turned off",
   'storage-initialization-timeout': 'capstan waits for its store without this bound',
-  'etcd-healthcheck-timeout': "capstan's etcd health check has its own fixed timeout",
-  'etcd-readycheck-timeout': "capstan's etcd readiness check has its own fixed timeout",
   'etcd-count-metric-poll-period': 'capstan counts objects from its watch caches',
   'etcd-db-metric-poll-interval': 'capstan does not poll the etcd database size',
   'emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',

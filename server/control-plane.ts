@@ -35,7 +35,7 @@ import { registerDeclarativeValidationMetrics } from './metrics/declarative-vali
 import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
 import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-metrics';
-import { startCRDController } from './apiextensions/crd-controller';
+import { HA_ESTABLISHING_DELAY_MS, startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './client/api-operations';
 import type { ObjectOperations } from './client/operations';
@@ -817,7 +817,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
               startStorageVersionMigrator(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             if (runs('clusterrole-aggregation-controller')) startClusterRoleAggregation(operations, lost);
-            startCRDController(operations, lost);
+            startCRDController(operations, lost, {
+              establishingDelayMs: options.apiserverCount > 1 ? HA_ESTABLISHING_DELAY_MS : 0,
+            });
             if (runs('validatingadmissionpolicy-status-controller'))
               startPolicyTypeChecking(operations, definitions, lost);
             if (flowControl)

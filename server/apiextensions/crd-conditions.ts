@@ -52,9 +52,15 @@ export interface NamingResult {
   readonly established: CustomResourceDefinitionCondition;
 }
 
+/**
+ * `installing`: an Established condition not yet True stays False, `Installing`, as the
+ * reference's naming controller writes it when its establishing controller is to wait (the
+ * HA guard of `--apiserver-count` over 1); otherwise it becomes True at once.
+ */
 export function calculateNamesAndConditions(
   crd: CustomResourceDefinition,
   all: readonly CustomResourceDefinition[],
+  installing = false,
 ): NamingResult {
   const used = usedNames(crd.spec.group, all, crd.metadata.name);
   const requested = crd.spec.names;
@@ -105,14 +111,22 @@ export function calculateNamesAndConditions(
     message: 'not all names are accepted',
   };
   // The reference sets Installing here and True a moment later in its establishing
-  // controller; both happen in this one step, since the type is served as soon as it is.
+  // controller; unless the HA guard holds it, both happen in this one step, since the type
+  // is served as soon as it is.
   if (established.status !== 'True' && namesAccepted.status === 'True') {
-    established = {
-      type: ESTABLISHED,
-      status: 'True',
-      reason: 'InitialNamesAccepted',
-      message: 'the initial names have been accepted',
-    };
+    established = installing
+      ? {
+          type: ESTABLISHED,
+          status: 'False',
+          reason: 'Installing',
+          message: 'the initial names have been accepted',
+        }
+      : {
+          type: ESTABLISHED,
+          status: 'True',
+          reason: 'InitialNamesAccepted',
+          message: 'the initial names have been accepted',
+        };
   }
   return { acceptedNames: next, namesAccepted, established };
 }

@@ -13,10 +13,12 @@ import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
 import { deepEqual } from '../status/field-errors';
 import { CLEANUP_FINALIZER } from './crd-strategy';
-import { calculateNamesAndConditions, setCondition, TERMINATING } from './crd-conditions';
+import { calculateNamesAndConditions, ESTABLISHED, setCondition, TERMINATING } from './crd-conditions';
 import { APIEXTENSIONS_GROUP, asCRD, conditionOf, isConditionTrue, type CustomResourceDefinition } from './crd-types';
 
 import type { KubeObject } from '../../api/objects';
+/** The reference's wait before establishing a CRD when `--apiserver-count` says the server has peers. */
+export const HA_ESTABLISHING_DELAY_MS = 5_000;
 /** How soon a CRD whose custom resources are still going is looked at again. */
 const INSTANCES_RECHECK_MS = 1000;
 
@@ -98,14 +100,34 @@ async function finalize(
   return 'done';
 }
 
-/** Writes accepted names and conditions when they differ from what is stored. */
+/**
+ * How long a CRD whose names were accepted has been Installing, in ms, or undefined when it is
+ * not (yet) Installing.
+ */
+function installingFor(crd: CustomResourceDefinition, now: Date): number | undefined {
+  const established = conditionOf(crd, ESTABLISHED);
+  if (established?.status !== 'False' || established.reason !== 'Installing') return undefined;
+  return now.getTime() - Date.parse(established.lastTransitionTime ?? '');
+}
+
+/**
+ * Writes accepted names and conditions when they differ from what is stored. With
+ * `establishingDelayMs`, a CRD is Installing that long before it is Established; answers how
+ * long is left of it (undefined: nothing to wait for).
+ */
 async function reconcileNames(
   operations: ObjectOperations,
   crd: CustomResourceDefinition,
   all: readonly CustomResourceDefinition[],
   now: () => Date,
-): Promise<void> {
-  const result = calculateNamesAndConditions(crd, all);
+  establishingDelayMs: number,
+): Promise<number | undefined> {
+  const installed = installingFor(crd, now());
+  // The condition's time is in whole seconds: the write may have come up to a second after it.
+  const left = installed === undefined ? establishingDelayMs : establishingDelayMs - installed + 999;
+  const holding = establishingDelayMs > 0 && !isConditionTrue(crd, ESTABLISHED) && left > 0;
+  const result = calculateNamesAndConditions(crd, all, holding);
+  const wait = holding && result.established.reason === 'Installing' ? left : undefined;
   const stored = crd.status ?? {};
   const conditionUnchanged = (type: string, wanted: { status: string; reason?: string; message?: string }) => {
     const found = stored.conditions?.find((condition) => condition.type === type);
@@ -121,20 +143,29 @@ async function reconcileNames(
     conditionUnchanged('NamesAccepted', result.namesAccepted) &&
     conditionUnchanged('Established', result.established)
   ) {
-    return;
+    return wait;
   }
   await writeStatus(operations, crd, (next) => {
     (next.status ??= {}).acceptedNames = result.acceptedNames;
     setCondition(next, result.namesAccepted, now());
     setCondition(next, result.established, now());
   });
+  return wait;
 }
 
 export function startCRDController(
   operations: ObjectOperations,
   stop: AbortSignal,
-  now: () => Date = () => new Date(),
+  options: {
+    /**
+     * How long a new CRD is Installing before it is Established: the reference's 5 s when
+     * `--apiserver-count` is over 1, so that every replica has seen it; 0 otherwise.
+     */
+    readonly establishingDelayMs: number;
+    readonly now?: () => Date;
+  },
 ): void {
+  const now = options.now ?? (() => new Date());
   const type = crdType(operations);
   const all = (): CustomResourceDefinition[] => [...informer.objects.values()].map(asCRD);
   const queue = startWorkQueue<string>({
@@ -148,7 +179,8 @@ export function startCRDController(
         if ((await finalize(operations, crd, now)) === 'pending') queue.addAfter(name, INSTANCES_RECHECK_MS);
         return;
       }
-      await reconcileNames(operations, crd, all(), now);
+      const wait = await reconcileNames(operations, crd, all(), now, options.establishingDelayMs);
+      if (wait !== undefined) queue.addAfter(name, wait);
     },
   });
   const informer = startInformer(operations.storageFor(type), {

@@ -80,6 +80,11 @@ export interface ServerOptions {
   readonly etcdHealthcheckTimeoutMs: number;
   /** `--etcd-readycheck-timeout` (readyz): the same for readiness. */
   readonly etcdReadycheckTimeoutMs: number;
+  /**
+   * `--apiserver-count` (deprecated): over 1, a new CRD is Installing for 5 s before it is
+   * Established, the reference's guard for replicas. It counts nothing else with leases.
+   */
+  readonly apiserverCount: number;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -278,6 +283,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   kubernetesServiceNodePort: 0,
   externalHostname: '',
   enableAggregatorRouting: false,
+  apiserverCount: 1,
   etcdHealthcheckTimeoutMs: 2_000,
   etcdReadycheckTimeoutMs: 2_000,
   aggregatorRejectForwardingRedirect: true,
@@ -448,6 +454,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage:
       "host of the URLs this server gives out (OpenID discovery's jwks_uri, /api's address); empty: the advertise address",
     apply: (o, v) => (o.externalHostname = v),
+  },
+  'apiserver-count': {
+    usage: 'number of API servers (deprecated): over 1, a new CRD is Established 5 s after its names are accepted',
+    apply: (o, v) => (o.apiserverCount = Number(canonicalFlagValue('int', v))),
   },
   'etcd-healthcheck-timeout': {
     usage: "Go duration the store's livez and healthz check waits for an answer (0: 2s)",
@@ -1076,6 +1086,10 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
   checkEtcdFlags(options);
   checkCoordinatedLeadershipTimers(options.coordinatedLeadership);
   checkKubernetesServiceNodePort(options);
+  if (options.apiserverCount <= 0)
+    throw new FlagError(
+      `--apiserver-count should be a positive number, but value '${options.apiserverCount}' provided`,
+    );
   // Refused at once rather than when the control plane opens.
   serviceIPRangesOf(options);
   return { options, warnings };

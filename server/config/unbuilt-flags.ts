@@ -36,8 +36,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'log-text-info-buffer-size': 'capstan writes its log lines unbuffered',
   'log-text-split-stream': 'capstan writes all its log lines to standard error',
   vmodule: 'capstan has no per-file log verbosity',
-  'apiserver-count':
-    'it counts replicas for the master-count endpoint reconciler, which capstan does not build: it keeps the kubernetes Endpoints by leases',
   'default-watch-cache-size': "capstan's watch caches keep a window of events by time, not by count",
   'enable-logs-handler': 'capstan serves no /logs',
   'admission-control':

@@ -93,3 +93,21 @@ test('setCondition moves lastTransitionTime only when the status changes', () =>
   );
   expect(crd.status?.conditions?.[0].lastTransitionTime).toBe('2026-01-01T00:02:00Z');
 });
+
+test('held by the HA guard, accepted names leave the CRD Installing, in the reference’s words', () => {
+  const crd = widgetCRD();
+  expect(calculateNamesAndConditions(crd, [crd], true).established).toEqual({
+    type: 'Established',
+    status: 'False',
+    reason: 'Installing',
+    message: 'the initial names have been accepted',
+  });
+  // Once Established, it stays so.
+  const established = {
+    ...crd,
+    status: { ...crd.status, conditions: [calculateNamesAndConditions(crd, [crd]).established] },
+  };
+  expect(calculateNamesAndConditions(established as CustomResourceDefinition, [crd], true).established.status).toBe(
+    'True',
+  );
+});

@@ -412,12 +412,16 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     listen: () =>
       new Promise((resolve, reject) => {
         https.once('error', reject);
-        https.listen(options.securePort, options.bindAddress, () => {
-          https.off('error', reject);
-          const { port } = https.address() as AddressInfo;
-          const host = options.bindAddress.includes(':') ? `[${options.bindAddress}]` : options.bindAddress;
-          resolve({ port, url: `https://${host}:${port}` });
-        });
+        // SO_REUSEPORT (--permit-port-sharing): processes that all set it share the port, the kernel spreading connections.
+        https.listen(
+          { port: options.securePort, host: options.bindAddress, reusePort: options.permitPortSharing },
+          () => {
+            https.off('error', reject);
+            const { port } = https.address() as AddressInfo;
+            const host = options.bindAddress.includes(':') ? `[${options.bindAddress}]` : options.bindAddress;
+            resolve({ port, url: `https://${host}:${port}` });
+          },
+        );
       }),
     shutdown: () => (shutdownPromise ??= shutdown()),
     get shuttingDown() {

@@ -85,6 +85,8 @@ export interface ServerOptions {
    * Established, the reference's guard for replicas. It counts nothing else with leases.
    */
   readonly apiserverCount: number;
+  /** `--permit-port-sharing`: the secure port is bound with SO_REUSEPORT, so servers that all ask share it. */
+  readonly permitPortSharing: boolean;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
@@ -284,6 +286,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   externalHostname: '',
   enableAggregatorRouting: false,
   apiserverCount: 1,
+  permitPortSharing: false,
   etcdHealthcheckTimeoutMs: 2_000,
   etcdReadycheckTimeoutMs: 2_000,
   aggregatorRejectForwardingRedirect: true,
@@ -454,6 +457,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage:
       "host of the URLs this server gives out (OpenID discovery's jwks_uri, /api's address); empty: the advertise address",
     apply: (o, v) => (o.externalHostname = v),
+  },
+  'permit-port-sharing': {
+    usage: 'bind the secure port with SO_REUSEPORT, so that several servers that all ask share it',
+    boolean: true,
+    apply: (o, v) => (o.permitPortSharing = parseBool(v)),
   },
   'apiserver-count': {
     usage: 'number of API servers (deprecated): over 1, a new CRD is Established 5 s after its names are accepted',
@@ -1086,6 +1094,9 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
   checkEtcdFlags(options);
   checkCoordinatedLeadershipTimers(options.coordinatedLeadership);
   checkKubernetesServiceNodePort(options);
+  // Older Node takes the listen option without a word and binds without SO_REUSEPORT.
+  if (options.permitPortSharing && !nodeListensWithReusePort(process.versions.node))
+    throw new FlagError(`--permit-port-sharing needs Node.js 22.12 or newer (this is ${process.versions.node})`);
   if (options.apiserverCount <= 0)
     throw new FlagError(
       `--apiserver-count should be a positive number, but value '${options.apiserverCount}' provided`,
@@ -1433,6 +1444,12 @@ function checkEtcdFlags(options: ServerOptions): void {
   if (options.etcdServersOverrides.length > 0 && options.etcdServers.length === 0) {
     throw new FlagError('--etcd-servers-overrides needs --etcd-servers (the embedded store keeps every resource)');
   }
+}
+
+/** Whether this Node's `listen` takes `reusePort` (22.12 and 23.1 on). */
+export function nodeListensWithReusePort(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12);
 }
 
 /** The reference's validateServiceNodePort: both failures named together. */

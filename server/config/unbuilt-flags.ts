@@ -11,7 +11,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'disable-http2-serving': 'capstan serves HTTP/1.1 only',
   'http2-max-streams-per-connection': 'capstan serves HTTP/1.1 only',
   'permit-address-sharing': 'capstan does not listen with SO_REUSEADDR',
-  'permit-port-sharing': 'capstan does not listen with SO_REUSEPORT',
   'max-connection-bytes-per-sec': 'capstan does not throttle connections by bytes',
   'delete-collection-workers': 'capstan deletes a collection in one pass',
   'enable-garbage-collector': "capstan's deletion always honours owner references and finalizers",

@@ -9,7 +9,7 @@
  */
 import { metaTime, type KubeObject } from '../../api/objects';
 import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
-import { isNotFoundError } from '../../storage/errors';
+import { getCached } from '../admission/lookup';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
 import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
@@ -143,20 +143,11 @@ export async function keepObject(
   keeping: Keeping,
 ): Promise<void> {
   const { name = '', namespace } = object.metadata;
-  const key = namespace === undefined ? { name } : { name, namespace };
   const ensure = async (): Promise<void> => {
-    const exists = await operations
-      .storageFor(type)
-      .get(key)
-      .then(
-        () => true,
-        (error: unknown) => {
-          if (isNotFoundError(error)) return false;
-          throw error;
-        },
-      );
+    // Looked for in the cache, as the reference's controllers look in their listers.
+    if ((await getCached(operations.storageFor(type), name, namespace)) !== undefined) return;
     // A copy: the create fills in what the store gives an object (its uid, its version).
-    if (!exists) await operations.createObject(type, structuredClone(object));
+    await operations.createObject(type, structuredClone(object));
   };
   if (keeping.stop.aborted) return;
   await new Promise<void>((firstLookOver) =>

@@ -50,6 +50,7 @@ import { setUpAudit, type Audit } from './audit-setup';
 import { readSniCertificates, servingTlsSettings, sniSelection } from './pki/serving-tls';
 import type { FlowControl } from './flowcontrol/flow-control';
 import { restfulRouteRefusal, type RestfulRoute } from './codec/route-accept';
+import { joinHostPort } from './net/host-port';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
@@ -418,8 +419,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
           () => {
             https.off('error', reject);
             const { port } = https.address() as AddressInfo;
-            const host = options.bindAddress.includes(':') ? `[${options.bindAddress}]` : options.bindAddress;
-            resolve({ port, url: `https://${host}:${port}` });
+            resolve({ port, url: `https://${joinHostPort(options.bindAddress, port)}` });
           },
         );
       }),

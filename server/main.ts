@@ -206,7 +206,7 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
   if (pki.generated) {
     const kubeconfig = writeAdminKubeconfig({
       dir: files.kubeconfigDir,
-      serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
+      serverUrl: `https://${joinHostPort(kubeconfigHost(options.bindAddress), port)}`,
       caPem: pki.generated.ca.certPem,
       clientCertPem: pki.generated.admin.certPem,
       clientKeyPem: pki.generated.admin.keyPem,
@@ -276,7 +276,7 @@ async function chooseAdvertiseAddress(options: ServerOptions, personality: Perso
 /** Where the admin reaches this server: the bind address when it is one, else loopback. */
 function kubeconfigHost(bindAddress: string): string {
   if (bindAddress === '0.0.0.0' || bindAddress === '::' || isIP(bindAddress) === 0) return '127.0.0.1';
-  return isIP(bindAddress) === 6 ? `[${bindAddress}]` : bindAddress;
+  return bindAddress;
 }
 
 /** Runs the server with these flags; a failure to start ends the process with its exit code. */

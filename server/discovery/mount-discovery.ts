@@ -35,6 +35,7 @@ import { memoizeOnRegistry } from './registry-snapshot';
 import { featureGateReader } from '../config/feature-enabled';
 import { extensionAPIGroup, mergeAggregatedGroups, mergeGroupList, type ExtensionGroups } from './extension-groups';
 import { findServedGroupVersion, servedGroups } from './served-groups';
+import { joinHostPort } from '../net/host-port';
 
 export interface DiscoveryOptions {
   readonly registry: ResourceRegistry;
@@ -317,6 +318,5 @@ function sendAggregated(
 /** `host:port` of the local end of the request's connection, IPv6 in brackets. */
 function localAddressOf(request: Request): string {
   const address = (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-  const host = address.includes(':') ? `[${address}]` : address;
-  return `${host}:${request.socket.localPort ?? 443}`;
+  return joinHostPort(address, request.socket.localPort ?? 443);
 }

@@ -9,6 +9,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { joinHostPort } from '../net/host-port';
 
 /** Headers that describe one connection, not the request (RFC 9110 §7.6.1), plus those this server consumed. */
 export const NOT_FORWARDED: ReadonlySet<string> = new Set([
@@ -71,7 +72,7 @@ export function dialErrorText(
   host: string | null | undefined,
   port: number | string | null | undefined,
 ): string {
-  const address = `${String(host ?? '').includes(':') ? `[${host}]` : (host ?? '')}:${port ?? ''}`;
+  const address = joinHostPort(host ?? '', port ?? '');
   if (error.code === 'ECONNREFUSED') return `dial tcp ${address}: connect: connection refused`;
   if (error.code === 'ETIMEDOUT') return `dial tcp ${address}: i/o timeout`;
   if (error.code === 'EHOSTUNREACH') return `dial tcp ${address}: connect: no route to host`;

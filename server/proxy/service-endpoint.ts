@@ -9,6 +9,7 @@
 import type { KubeObject } from '../../api/objects';
 import { getCached, type StorageOf } from '../admission/lookup';
 import type { ServiceReference } from '../../api/apiregistration';
+import { joinHostPort } from '../net/host-port';
 
 /** The address to dial, and the name the serving certificate must carry. */
 export interface ServiceEndpoint {
@@ -155,5 +156,5 @@ function sliceOf(serviceName: string) {
 
 /** `https://host:port` with IPv6 hosts in brackets. */
 export function endpointOrigin({ host, port }: ServiceEndpoint): string {
-  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return `https://${joinHostPort(host, port)}`;
 }

@@ -8,6 +8,7 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders 
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Duplex, Readable } from 'node:stream';
 import { dialErrorText } from './forwarding';
+import { joinHostPort } from '../net/host-port';
 
 export interface UpstreamInit {
   /** Address, TLS and agent options (https) or address alone (http). */
@@ -35,8 +36,8 @@ export interface Upstream {
 
 /** `https://host:port/path` as Go prints a request's URL. */
 export function upstreamUrl(init: Pick<UpstreamInit, 'options' | 'secure' | 'path'>): string {
-  const host = String(init.options.host ?? '');
-  return `${init.secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${init.options.port}${init.path}`;
+  const hostPort = joinHostPort(String(init.options.host ?? ''), String(init.options.port));
+  return `${init.secure ? 'https' : 'http'}://${hostPort}${init.path}`;
 }
 
 export function openUpstream(init: UpstreamInit): Upstream {

@@ -47,6 +47,7 @@ import { offersStreamClose, translateToSpdy } from './stream-translator';
 import { isWebSocketRequest, streamOverWebSocket } from './log-websocket';
 import { tunneledProtocols, tunnelToKubelet, WEBSOCKET_HEADERS } from './stream-tunnel';
 import { kubeletLogQuery, parsePodLogOptions, validatePodLogOptions } from './pod-log-options';
+import { joinHostPort } from '../net/host-port';
 
 type Factory = (scope: HandlerScope) => ResourceHandler;
 
@@ -483,7 +484,7 @@ async function forward(
   route: ForwardRoute,
 ): Promise<void> {
   const upgrade = asksUpgrade(req.headers);
-  const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
+  const backendHost = joinHostPort(String(target.options.host), String(target.options.port));
   const passed = forwardedHeaders(req.headers, req.socket.remoteAddress);
   for (const header of route.drop ?? []) delete passed[header];
   const upstream = openUpstream({

@@ -265,6 +265,9 @@ export interface OidcFlags {
   readonly signingAlgs: readonly string[];
 }
 
+/** The reference's etcd health and readiness check timeout. */
+const DEFAULT_STORE_CHECK_TIMEOUT_MS = 2_000;
+
 export const DEFAULT_OPTIONS: ServerOptions = {
   allowPrivileged: false,
   tlsCipherSuites: [],
@@ -287,8 +290,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   enableAggregatorRouting: false,
   apiserverCount: 1,
   permitPortSharing: false,
-  etcdHealthcheckTimeoutMs: 2_000,
-  etcdReadycheckTimeoutMs: 2_000,
+  etcdHealthcheckTimeoutMs: DEFAULT_STORE_CHECK_TIMEOUT_MS,
+  etcdReadycheckTimeoutMs: DEFAULT_STORE_CHECK_TIMEOUT_MS,
   aggregatorRejectForwardingRedirect: true,
   etcdCompactionIntervalMs: 5 * 60_000,
   eventTtlSeconds: 60 * 60,
@@ -1346,9 +1349,9 @@ function oneOf<T extends string>(value: string, known: readonly T[], what: strin
   return value as T;
 }
 
-/** A store check's timeout, as the reference's etcd check takes it: 0 is its default, 2 s. */
+/** A store check's timeout, as the reference's etcd check takes it: 0 is its default. */
 function storeCheckTimeout(value: string): number {
-  return parseGoDuration(value) || 2_000;
+  return parseGoDuration(value) || DEFAULT_STORE_CHECK_TIMEOUT_MS;
 }
 
 function parseNonNegativeDuration(value: string): number {

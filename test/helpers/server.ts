@@ -152,6 +152,21 @@ function writePkiKubeconfig(options: {
   return path;
 }
 
+/** A request as the admin with a JSON body (when given), and its status and JSON answer. */
+export async function requestJson(
+  server: Pick<TestServer, 'request'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const answer = await server.request(
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+  );
+  return { status: answer.status, body: answer.json() };
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'capstan-test-'));

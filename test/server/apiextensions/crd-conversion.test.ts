@@ -13,6 +13,7 @@ import {
   type ConversionWebhook,
 } from './conversion-webhook-server';
 import { waitUntil } from '../../helpers/wait-for';
+import { requestJson } from '../../helpers/server';
 
 let server: InProcessServer;
 let webhook: ConversionWebhook;
@@ -31,13 +32,8 @@ afterAll(async () => {
 });
 
 // JSON from the server under test
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const answer = await server.request(
-    method,
-    path,
-    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
-  );
-  return { status: answer.status, body: answer.json() };
+function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return requestJson(server, method, path, body);
 }
 
 function version(name: string, sizeType: string, storage: boolean, selectable = false) {

@@ -12,6 +12,7 @@ import {
   type HandlerScope,
   type ResourceHandler,
 } from './scope';
+import { ListedTexts } from './listed-texts';
 
 /**
  * The selectors of a list, watch or deletecollection; a bad selector is a 400 with the parser's
@@ -42,7 +43,18 @@ export function namespaceScopeOf(scope: HandlerScope, namespace: string): { name
   return scope.type.namespaced && namespace !== '' ? { namespace } : {};
 }
 
+/**
+ * How long a collection's item texts are kept after its last list. Lists that repeat (clients
+ * starting together, informers listing again after a restart) come within seconds of one
+ * another. Measured after ten lists of 10,000 pods: RSS 20 s later 194 MiB with 5 s, 213-218
+ * with 10 s or more (V8 had already run its idle collection when the texts went), 182 without
+ * texts.
+ */
+const LISTED_TEXTS_IDLE_MS = 5_000;
+
 export function listHandler(scope: HandlerScope): ResourceHandler {
+  // The JSON text of each stored object as this handler serves it, kept for the lists that follow (SharedItemTexts).
+  const listedTexts = new ListedTexts(LISTED_TEXTS_IDLE_MS);
   return async ({ info, req, res }) => {
     addWarnings(req, deprecationWarnings(scope));
     const query = listQueryOf(scope, queryOf(req));
@@ -55,9 +67,16 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
       predicate: selection.predicate,
     });
     const served = toServedVersions(scope, result.items);
-    const convertedItems = served instanceof Promise ? await served : served;
+    // An asynchronous conversion (a webhook) may answer differently next time: its items are not kept.
+    const sharable = !(served instanceof Promise);
+    const convertedItems = sharable ? served : await served;
     // A page may then hold fewer items than its limit, as the API allows.
-    const items = selection.servedFields ? convertedItems.filter(selection.servedFields) : convertedItems;
+    const { servedFields } = selection;
+    const kept = servedFields
+      ? convertedItems.flatMap((item, index) => (servedFields(item) ? [index] : []))
+      : undefined;
+    const items = kept ? kept.map((index) => convertedItems[index]) : convertedItems;
+    const sources = kept ? kept.map((index) => result.items[index]) : result.items;
     await writeList({
       req,
       res,
@@ -75,6 +94,7 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
         },
       },
       items,
+      ...(sharable ? { shared: { sources, texts: listedTexts.forList() } } : {}),
     });
   };
 }

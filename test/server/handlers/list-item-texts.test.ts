@@ -1,0 +1,100 @@
+/**
+ * Lists of a whole in-process replica whose items' JSON texts are kept between lists (see
+ * SharedItemTexts): every list shows each object as it is now, and each item its own object,
+ * also when a field selector of the served version leaves items out (the kept texts then go
+ * with the items that remain, not with those at the same place in the store's answer).
+ */
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { waitUntil } from '../../helpers/wait-for';
+import { requestJson } from '../../helpers/server';
+
+let server: InProcessServer;
+
+beforeAll(async () => {
+  server = await startInProcessServer();
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return requestJson(server, method, path, body);
+}
+
+/** The items of a list as `name=value` pairs of the given field. */
+async function listed(path: string, field: (item: any) => string): Promise<string[]> {
+  const answer = await call('GET', path);
+  expect(answer.status).toBe(200);
+  return (answer.body.items as any[]).map((item) => `${item.metadata.name}=${field(item)}`);
+}
+
+test('a ConfigMap changed since the last list is listed as it is now', async () => {
+  const path = '/api/v1/namespaces/default/configmaps';
+  for (const name of ['one', 'two'])
+    expect((await call('POST', path, { metadata: { name }, data: { value: `${name}-first` } })).status).toBe(201);
+  const value = (item: any) => item.data.value;
+  expect(await listed(path, value)).toEqual(['one=one-first', 'two=two-first']);
+  expect(await listed(path, value)).toEqual(['one=one-first', 'two=two-first']);
+
+  const two = (await call('GET', `${path}/two`)).body;
+  expect((await call('PUT', `${path}/two`, { ...two, data: { value: 'two-second' } })).status).toBe(200);
+  expect(await listed(path, value)).toEqual(['one=one-first', 'two=two-second']);
+  expect(await listed(`${path}?resourceVersion=0`, value)).toEqual(['one=one-first', 'two=two-second']);
+});
+
+test("a served version's field selector keeps each listed item with its own object", async () => {
+  const version = (name: string, storage: boolean) => ({
+    name,
+    served: true,
+    storage,
+    // Only v2 selects by size, so its selector is checked on each object as served.
+    ...(name === 'v2' ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
+    schema: {
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: 'string' } } } },
+      },
+    },
+  });
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget' },
+      versions: [version('v1', true), version('v2', false)],
+    },
+  };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const v1 = '/apis/example.com/v1/namespaces/default/widgets';
+  const v2 = '/apis/example.com/v2/namespaces/default/widgets';
+  await waitUntil('widgets are served', async () => (await call('GET', v2)).status === 200, 10_000, 50);
+  for (const [name, size] of [
+    ['a', 'small'],
+    ['b', 'large'],
+    ['c', 'small'],
+  ]) {
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size } };
+    expect((await call('POST', v1, widget)).status).toBe(201);
+  }
+  const size = (item: any) => `${item.apiVersion}:${item.spec.size}`;
+
+  expect(await listed(`${v2}?fieldSelector=spec.size%3Dlarge`, size)).toEqual(['b=example.com/v2:large']);
+  expect(await listed(v2, size)).toEqual([
+    'a=example.com/v2:small',
+    'b=example.com/v2:large',
+    'c=example.com/v2:small',
+  ]);
+  expect(await listed(`${v2}?fieldSelector=spec.size%3Dsmall`, size)).toEqual([
+    'a=example.com/v2:small',
+    'c=example.com/v2:small',
+  ]);
+  expect(await listed(v1, size)).toEqual([
+    'a=example.com/v1:small',
+    'b=example.com/v1:large',
+    'c=example.com/v1:small',
+  ]);
+});

@@ -249,19 +249,35 @@ const LIST_ITEMS_TAG = 2;
 const LIST_CHUNK_BYTES = 64 * 1024;
 
 /**
+ * Item messages kept from earlier lists (see SharedItemEncodings in the response writers): the kept
+ * body of `items[index]`, if any, and where the body of an item encoded now is kept.
+ */
+export interface KeptItemMessages {
+  get(index: number): Buffer | undefined;
+  keep(index: number, message: Buffer): void;
+}
+
+/**
  * The enveloped bytes of a list, chunk by chunk as the caller asks for them: every item is
  * sized first (the envelope states the list's length before its items), then the head with the
  * list's metadata, then the items a batch at a time, each written straight into its chunk, and
- * the trailer. Held at once: one chunk and a size per item, never the encoded list.
+ * the trailer. Held at once: one chunk and a size per item, never the encoded list. With `kept`,
+ * each item's body is its kept one, or is encoded on its own and kept, and is copied into its
+ * chunk.
  */
-export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]): Generator<Buffer, void, undefined> {
+export function* encodeListChunks(
+  head: ListHead,
+  items: readonly JsonObject[],
+  kept?: KeptItemMessages,
+): Generator<Buffer, void, undefined> {
   const itemEncoder = messageEncoder(itemMessageOf(requireMessageName(head.apiVersion, head.kind)));
   const metadataEncoder = messageEncoder(LIST_META);
   const metadataSize = metadataEncoder.size(head.metadata);
+  const messages = kept && items.map((item, index) => kept.get(index) ?? keptNow(itemEncoder, item, index, kept));
   const itemSizes = new Uint32Array(items.length);
   let rawSize = lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
   for (let index = 0; index < items.length; index++) {
-    const size = itemEncoder.size(items[index]);
+    const size = messages ? messages[index].length : itemEncoder.size(items[index]);
     itemSizes[index] = size;
     rawSize += lengthDelimitedFieldSize(LIST_ITEMS_TAG, size);
   }
@@ -289,6 +305,11 @@ export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]):
     const chunk = Buffer.allocUnsafe(chunkSize);
     let offset = 0;
     for (; next < end; next++) {
+      if (messages) {
+        offset = writeKeyAndLength(chunk, offset, LIST_ITEMS_TAG, itemSizes[next]);
+        offset += messages[next].copy(chunk, offset);
+        continue;
+      }
       offset += lengthDelimitedFieldSize(LIST_ITEMS_TAG, itemSizes[next]);
       itemEncoder.writeInto({
         value: items[next],
@@ -301,6 +322,15 @@ export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]):
     yield chunk;
   }
   yield UNKNOWN_TRAILER;
+}
+
+/** The body of `item`, encoded on its own and kept. */
+function keptNow(encoder: MessageEncoder, item: JsonObject, index: number, kept: KeptItemMessages): Buffer {
+  const size = encoder.size(item);
+  const message = Buffer.allocUnsafe(size);
+  encoder.writeInto({ value: item, size, target: message, end: size });
+  kept.keep(index, message);
+  return message;
 }
 
 /** The item message of a list message (`items`, field 2). */

@@ -1,12 +1,13 @@
 /**
- * Lists of a whole in-process replica whose items' JSON texts are kept between lists (see
- * SharedItemTexts): every list shows each object as it is now, and each item its own object,
- * also when a field selector of the served version leaves items out (the kept texts then go
+ * Lists of a whole in-process replica whose items' encodings are kept between lists (see
+ * SharedItemEncodings): every list shows each object as it is now, and each item its own object,
+ * also when a field selector of the served version leaves items out (the kept encodings then go
  * with the items that remain, not with those at the same place in the store's answer).
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
 import { requestJson } from '../../helpers/server';
+import { decodeObject } from '../../../server/codec/protobuf-envelope';
 
 let server: InProcessServer;
 
@@ -41,6 +42,23 @@ test('a ConfigMap changed since the last list is listed as it is now', async () 
   expect((await call('PUT', `${path}/two`, { ...two, data: { value: 'two-second' } })).status).toBe(200);
   expect(await listed(path, value)).toEqual(['one=one-first', 'two=two-second']);
   expect(await listed(`${path}?resourceVersion=0`, value)).toEqual(['one=one-first', 'two=two-second']);
+});
+
+test('a ConfigMap changed since the last protobuf list is listed as it is now', async () => {
+  const path = '/api/v1/namespaces/kube-public/configmaps';
+  const listedInProtobuf = async () => {
+    const answer = await server.request('GET', path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(answer.status).toBe(200);
+    const items = (decodeObject(answer.bytes) as { items: any[] }).items;
+    return items.filter((item) => item.metadata.name === 'three').map((item) => item.data.value);
+  };
+  expect((await call('POST', path, { metadata: { name: 'three' }, data: { value: 'first' } })).status).toBe(201);
+  expect(await listedInProtobuf()).toEqual(['first']);
+  expect(await listedInProtobuf()).toEqual(['first']);
+
+  const three = (await call('GET', `${path}/three`)).body;
+  expect((await call('PUT', `${path}/three`, { ...three, data: { value: 'second' } })).status).toBe(200);
+  expect(await listedInProtobuf()).toEqual(['second']);
 });
 
 test("a served version's field selector keeps each listed item with its own object", async () => {

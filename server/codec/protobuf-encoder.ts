@@ -890,7 +890,11 @@ export function messageEncoder(type: string): MessageEncoder {
 
 /** Encodes a JSON value as message `type`, without any envelope. */
 export function encodeMessage(value: JsonValue, type: string): Buffer {
-  const encoder = messageEncoder(type);
+  return encodeWith(messageEncoder(type), value);
+}
+
+/** Encodes a JSON value with a compiled encoder: the message's body alone, in a buffer of its own. */
+export function encodeWith(encoder: MessageEncoder, value: JsonValue): Buffer {
   const size = encoder.size(value);
   const target = Buffer.allocUnsafe(size);
   encoder.writeInto({ value, size, target, end: size });

@@ -14,7 +14,13 @@ import { Reader } from 'protobufjs/minimal';
 import { StatusError } from '../status/status-error';
 import { definitionForKind } from '../schema/definitions';
 import { decodeMessage, type JsonObject, type JsonValue, type ReadOptions } from './protobuf';
-import { lengthDelimitedFieldSize, messageEncoder, utf8Length, type MessageEncoder } from './protobuf-encoder';
+import {
+  encodeWith,
+  lengthDelimitedFieldSize,
+  messageEncoder,
+  utf8Length,
+  type MessageEncoder,
+} from './protobuf-encoder';
 import { messageLayout, WIRE_BYTES } from './protobuf-layout';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -249,31 +255,22 @@ const LIST_ITEMS_TAG = 2;
 const LIST_CHUNK_BYTES = 64 * 1024;
 
 /**
- * Item messages kept from earlier lists (see SharedItemEncodings in the response writers): the kept
- * body of `items[index]`, if any, and where the body of an item encoded now is kept.
- */
-export interface KeptItemMessages {
-  get(index: number): Buffer | undefined;
-  keep(index: number, message: Buffer): void;
-}
-
-/**
  * The enveloped bytes of a list, chunk by chunk as the caller asks for them: every item is
  * sized first (the envelope states the list's length before its items), then the head with the
  * list's metadata, then the items a batch at a time, each written straight into its chunk, and
- * the trailer. Held at once: one chunk and a size per item, never the encoded list. With `kept`,
- * each item's body is its kept one, or is encoded on its own and kept, and is copied into its
- * chunk.
+ * the trailer. Held at once: one chunk and a size per item, never the encoded list. With
+ * `bodyOf`, each item's body is what it answers for the item's index (given how to encode the
+ * body on its own: a list may keep bodies for the next one), copied into its chunk.
  */
 export function* encodeListChunks(
   head: ListHead,
   items: readonly JsonObject[],
-  kept?: KeptItemMessages,
+  bodyOf?: (index: number, encode: () => Buffer) => Buffer,
 ): Generator<Buffer, void, undefined> {
   const itemEncoder = messageEncoder(itemMessageOf(requireMessageName(head.apiVersion, head.kind)));
   const metadataEncoder = messageEncoder(LIST_META);
   const metadataSize = metadataEncoder.size(head.metadata);
-  const messages = kept && items.map((item, index) => kept.get(index) ?? keptNow(itemEncoder, item, index, kept));
+  const messages = bodyOf && items.map((item, index) => bodyOf(index, () => encodeWith(itemEncoder, item)));
   const itemSizes = new Uint32Array(items.length);
   let rawSize = lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
   for (let index = 0; index < items.length; index++) {
@@ -322,15 +319,6 @@ export function* encodeListChunks(
     yield chunk;
   }
   yield UNKNOWN_TRAILER;
-}
-
-/** The body of `item`, encoded on its own and kept. */
-function keptNow(encoder: MessageEncoder, item: JsonObject, index: number, kept: KeptItemMessages): Buffer {
-  const size = encoder.size(item);
-  const message = Buffer.allocUnsafe(size);
-  encoder.writeInto({ value: item, size, target: message, end: size });
-  kept.keep(index, message);
-  return message;
 }
 
 /** The item message of a list message (`items`, field 2). */

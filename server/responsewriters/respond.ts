@@ -266,15 +266,18 @@ function* sharedJsonTexts(
   shown: (item: KubeObject) => unknown,
   shared: SharedItemEncodings,
 ): Iterable<string> {
-  for (let index = 0; index < items.length; index++) {
-    const source = shared.sources[index];
-    let text = shared.texts.get(source);
-    if (text === undefined) {
-      text = jsonText(shown(items[index]));
-      shared.texts.set(source, text);
-    }
-    yield text;
+  for (let index = 0; index < items.length; index++)
+    yield keptOrEncoded(shared.texts, shared.sources[index], () => jsonText(shown(items[index])));
+}
+
+/** The encoding kept under `source`, or the one `encode` makes, kept there for the next list. */
+function keptOrEncoded<T>(kept: WeakMap<object, T>, source: object, encode: () => T): T {
+  let encoded = kept.get(source);
+  if (encoded === undefined) {
+    encoded = encode();
+    kept.set(source, encoded);
   }
+  return encoded;
 }
 
 /**
@@ -366,14 +369,13 @@ export async function writeList(
   const texts = (): Iterable<string> =>
     shared === undefined ? jsonTexts(items, shown) : sharedJsonTexts(items, shown, shared);
   if (format === 'protobuf') {
-    const kept = shared && {
-      get: (index: number) => shared.messages.get(shared.sources[index]),
-      keep: (index: number, message: Buffer) => shared.messages.set(shared.sources[index], message),
-    };
+    const bodyOf =
+      shared &&
+      ((index: number, encode: () => Buffer) => keptOrEncoded(shared.messages, shared.sources[index], encode));
     for (const chunk of encodeListChunks(
       listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject },
       items.map(shown),
-      kept,
+      bodyOf,
     ))
       await body.write(chunk);
   } else if (unstructured) {

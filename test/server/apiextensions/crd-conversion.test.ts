@@ -14,6 +14,7 @@ import {
 } from './conversion-webhook-server';
 import { waitUntil } from '../../helpers/wait-for';
 import { requestJson } from '../../helpers/server';
+import { sizedVersion } from './fixtures';
 
 let server: InProcessServer;
 let webhook: ConversionWebhook;
@@ -36,21 +37,6 @@ function call(method: string, path: string, body?: unknown): Promise<{ status: n
   return requestJson(server, method, path, body);
 }
 
-function version(name: string, sizeType: string, storage: boolean, selectable = false) {
-  return {
-    name,
-    served: true,
-    storage,
-    ...(selectable ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
-    schema: {
-      openAPIV3Schema: {
-        type: 'object',
-        properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } },
-      },
-    },
-  };
-}
-
 test('objects round-trip between versions through the conversion webhook', async () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -60,7 +46,7 @@ test('objects round-trip between versions through the conversion webhook', async
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'gadgets', kind: 'Gadget' },
-      versions: [version('v1', 'string', true), version('v2', 'integer', false)],
+      versions: [sizedVersion('v1', 'string', true), sizedVersion('v2', 'integer', false)],
       conversion: {
         strategy: 'Webhook',
         webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
@@ -150,7 +136,7 @@ test("a conversion webhook given by Service round-trips through the Service's En
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'doodads', kind: 'Doodad' },
-      versions: [version('v1', 'string', true), version('v2', 'integer', false)],
+      versions: [sizedVersion('v1', 'string', true), sizedVersion('v2', 'integer', false)],
       conversion: {
         strategy: 'Webhook',
         webhook: {
@@ -191,7 +177,7 @@ test('a field selector of the served version judges objects as converted: list, 
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'sprockets', kind: 'Sprocket' },
-      versions: [version('v1', 'string', true, true), version('v2', 'integer', false, true)],
+      versions: [sizedVersion('v1', 'string', true, true), sizedVersion('v2', 'integer', false, true)],
       conversion: {
         strategy: 'Webhook',
         webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },

@@ -1,5 +1,9 @@
 /** CRDs the apiextensions tests share. */
-import type { CustomResourceDefinition, JSONSchemaProps } from '../../../server/apiextensions/crd-types';
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionVersion,
+  JSONSchemaProps,
+} from '../../../server/apiextensions/crd-types';
 
 export const WIDGET_SCHEMA: JSONSchemaProps = {
   type: 'object',
@@ -77,6 +81,27 @@ export function widgetCRD(overrides: Partial<CustomResourceDefinition['spec']> =
         },
       ],
       ...overrides,
+    },
+  };
+}
+
+/** A served version whose objects hold `spec.size` of `sizeType`, selectable by it when asked. */
+export function sizedVersion(
+  name: string,
+  sizeType: string,
+  storage: boolean,
+  selectable = false,
+): CustomResourceDefinitionVersion {
+  return {
+    name,
+    served: true,
+    storage,
+    ...(selectable ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
+    schema: {
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } },
+      },
     },
   };
 }

@@ -8,6 +8,7 @@ import { startInProcessServer, type InProcessServer } from '../../helpers/in-pro
 import { waitUntil } from '../../helpers/wait-for';
 import { requestJson } from '../../helpers/server';
 import { decodeObject } from '../../../server/codec/protobuf-envelope';
+import { sizedVersion, widgetCRD } from '../apiextensions/fixtures';
 
 let server: InProcessServer;
 
@@ -62,30 +63,8 @@ test('a ConfigMap changed since the last protobuf list is listed as it is now', 
 });
 
 test("a served version's field selector keeps each listed item with its own object", async () => {
-  const version = (name: string, storage: boolean) => ({
-    name,
-    served: true,
-    storage,
-    // Only v2 selects by size, so its selector is checked on each object as served.
-    ...(name === 'v2' ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
-    schema: {
-      openAPIV3Schema: {
-        type: 'object',
-        properties: { spec: { type: 'object', properties: { size: { type: 'string' } } } },
-      },
-    },
-  });
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [version('v1', true), version('v2', false)],
-    },
-  };
+  // Only v2 selects by size, so its selector is checked on each object as served.
+  const crd = widgetCRD({ versions: [sizedVersion('v1', 'string', true), sizedVersion('v2', 'string', false, true)] });
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
   const v1 = '/apis/example.com/v1/namespaces/default/widgets';
   const v2 = '/apis/example.com/v2/namespaces/default/widgets';

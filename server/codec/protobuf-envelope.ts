@@ -260,7 +260,9 @@ const LIST_CHUNK_BYTES = 64 * 1024;
  * list's metadata, then the items a batch at a time, each written straight into its chunk, and
  * the trailer. Held at once: one chunk and a size per item, never the encoded list. With
  * `bodyOf`, each item's body is what it answers for the item's index (given how to encode the
- * body on its own: a list may keep bodies for the next one), copied into its chunk.
+ * body on its own: a list may keep bodies for the next one), copied into its chunk. An item's
+ * apiVersion and kind are not written, as the reference's typed lists leave them out: no item
+ * message has a field of either name.
  */
 export function* encodeListChunks(
   head: ListHead,

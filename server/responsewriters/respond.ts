@@ -372,9 +372,12 @@ export async function writeList(
     const bodyOf =
       shared &&
       ((index: number, encode: () => Buffer) => keptOrEncoded(shared.messages, shared.sources[index], encode));
+    // An item message has no apiVersion or kind field (typed lists name them once), so the
+    // encoder skips them without the copies `shown` makes for JSON.
+    const encoded = metadataOnly ? items.map(shown) : (items as unknown as readonly JsonObject[]);
     for (const chunk of encodeListChunks(
       listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject },
-      items.map(shown),
+      encoded,
       bodyOf,
     ))
       await body.write(chunk);

@@ -12,6 +12,8 @@ import {
 import { decodeMessage, type JsonObject } from '../../../server/codec/protobuf';
 import { encodeMessage } from '../../../server/codec/protobuf-encoder';
 import { Reader } from 'protobufjs/minimal';
+import { messageLayout } from '../../../server/codec/protobuf-layout';
+import { schemaData } from '../../../server/schema/definitions';
 
 describe('protobuf round trips (JSON → protobuf → JSON)', () => {
   // Every field comes back; what comes in addition is Go's zero members, which Go writes too
@@ -149,6 +151,28 @@ describe('protobuf wire details', () => {
     const chunks = [...encodeListChunks(head, items)];
     const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
     expect(decodeObject(Buffer.concat(chunks))).toEqual({ ...head, items: stripped });
+  });
+
+  test("no list's item message has an apiVersion or kind field, so items are written without them", () => {
+    const lists = Object.values(schemaData().definitions)
+      .flatMap((definition) => definition['x-kubernetes-group-version-kind'] ?? [])
+      .filter(({ kind }) => kind.endsWith('List'))
+      .map(({ group, version, kind }) => messageNameFor(group === '' ? version : `${group}/${version}`, kind))
+      .filter((name): name is string => name !== undefined && messageLayout(name).byTag.get(2)?.name === 'items');
+    expect(lists).toEqual(expect.arrayContaining(['io.k8s.api.core.v1.PodList', 'io.k8s.api.apps.v1.DeploymentList']));
+    // An embedded struct's fields are read from the item's own JSON object too.
+    const jsonNames = (message: string): string[] => {
+      const layout = messageLayout(message);
+      return [
+        ...layout.fields.map((field) => field.name),
+        ...layout.inlines.flatMap((inline) => jsonNames(inline.type)),
+      ];
+    };
+    const withTypeMeta = lists.filter((list) => {
+      const names = jsonNames(messageLayout(list).byTag.get(2)!.type);
+      return names.includes('apiVersion') || names.includes('kind');
+    });
+    expect(withTypeMeta).toEqual([]);
   });
 
   test('a watch frame is a 4-byte length and a raw WatchEvent whose object.raw is the enveloped object', () => {

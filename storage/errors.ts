@@ -157,3 +157,13 @@ export class ObjectError extends Error {
 export function isNotFoundError(error: unknown): error is ObjectError {
   return error instanceof ObjectError && error.reason === 'NotFound';
 }
+
+/** What `read` gives, or `undefined` when what it reads (or deletes) is not there; other errors as they are. */
+export async function unlessNotFound<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isNotFoundError(error)) return undefined;
+    throw error;
+  }
+}

@@ -13,7 +13,7 @@
  * at start and then hourly, reading each again before deleting it.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import { EVERYTHING } from '../../storage/objects/types';
 import type { ObjectOperations } from '../client/operations';
 import type { ResourceType } from '../registry/types';
@@ -91,10 +91,7 @@ export function startIdentityLease(operations: ObjectOperations, options: Identi
     };
   };
   const renew = async (): Promise<void> => {
-    try {
-      await operations.storageFor(options.leases).get(key);
-    } catch (error) {
-      if (!isNotFoundError(error)) throw error;
+    if ((await unlessNotFound(operations.storageFor(options.leases).get(key))) === undefined) {
       const lease: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...key } };
       renewed(lease);
       await operations.createObject(options.leases, lease);
@@ -132,15 +129,9 @@ export async function collectExpiredLeases(operations: ObjectOperations, leases:
   for (const listed of items) {
     if (listed.metadata.labels?.[IDENTITY_LABEL] !== IDENTITY || !isExpired(listed, now)) continue;
     const key = { namespace: NAMESPACE, name: listed.metadata.name ?? '' };
-    let current: KubeObject;
-    try {
-      current = await storage.get(key);
-    } catch (error) {
-      // Another replica collected it.
-      if (isNotFoundError(error)) continue;
-      throw error;
-    }
-    if (!isExpired(current, now)) continue;
+    const current = await unlessNotFound(storage.get(key));
+    // Undefined: another replica collected it.
+    if (current === undefined || !isExpired(current, now)) continue;
     await operations.deleteObject(leases, key, { uid: current.metadata.uid });
   }
 }

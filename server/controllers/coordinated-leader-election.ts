@@ -21,7 +21,7 @@ import { startInformer, type Informer } from '../client/informer';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import { isExpired } from './apiserver-identity-lease';
 import { microTime, type LeaseSpec } from './leader-election';
 import { startLeaseCandidateGC } from './lease-candidate-gc';
@@ -236,11 +236,8 @@ export function startCoordinatedLeaderElection(
     }
     // Under another strategy the Lease is made without a holder, for that strategy's own controller.
     const leaseKey = { namespace, name };
-    let existing: KubeObject;
-    try {
-      existing = await operations.storageFor(leases).get(leaseKey);
-    } catch (error) {
-      if (!isNotFoundError(error)) throw error;
+    const existing = await unlessNotFound(operations.storageFor(leases).get(leaseKey));
+    if (existing === undefined) {
       const spec: CoordinatedLeaseSpec = {
         ...(holder === undefined ? {} : { holderIdentity: holder }),
         leaseDurationSeconds: LEASE_DURATION_SECONDS,

@@ -11,7 +11,7 @@
 import { isIP } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import { KUBERNETES_SERVICE } from '../../api/kubernetes-service';
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import { EVERYTHING, type ObjectStorage, type ObjectWatch } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
@@ -111,9 +111,7 @@ export async function startEndpointLeaseReconciler(
       clearInterval(timer);
       watch?.stop();
       await running.catch(() => undefined);
-      await options.leases.delete({ name: options.advertiseAddress }).catch((error: unknown) => {
-        if (!isNotFoundError(error)) throw error;
-      });
+      await unlessNotFound(options.leases.delete({ name: options.advertiseAddress }));
       await reconcile(operations, options, false);
     },
   };
@@ -173,13 +171,7 @@ async function writeIfDifferent(
   fields: readonly string[],
 ): Promise<void> {
   const key = KUBERNETES_SERVICE;
-  const current = await operations
-    .storageFor(type)
-    .get(key)
-    .catch((error: unknown) => {
-      if (isNotFoundError(error)) return undefined;
-      throw error;
-    });
+  const current = await unlessNotFound(operations.storageFor(type).get(key));
   if (current === undefined) {
     await operations.createObject(type, desired);
     return;

@@ -5,7 +5,7 @@
  * own clock, so clock skew between replicas does not matter). Every write is conditional on the
  * lease's resourceVersion, so two candidates can never both win.
  */
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import { fillCreateMetadata } from '../registry/store/object-meta';
 
@@ -73,11 +73,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       renewTime: microTime(now),
       leaseTransitions: 0,
     };
-    let current: KubeObject;
-    try {
-      current = await options.leases.get(key);
-    } catch (error) {
-      if (!isNotFoundError(error)) throw error;
+    const current = await unlessNotFound(options.leases.get(key));
+    if (current === undefined) {
       // Written past the generic store: the uid and creation time every stored object has are set here.
       const lease = leaseFor(mine);
       fillCreateMetadata(lease, now);

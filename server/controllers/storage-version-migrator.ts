@@ -12,7 +12,7 @@
  * ends Succeeded, or Failed at the first object that cannot be written.
  */
 import type { KubeObject } from '../../api/objects';
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import { EVERYTHING } from '../../storage/objects/types';
 import { startInformer } from '../client/informer';
 import type { ObjectOperations } from '../client/operations';
@@ -72,13 +72,7 @@ export function startStorageVersionMigrator(operations: ObjectOperations, stop: 
   const migrate = async (name: string): Promise<void> => {
     // Read where it is written, not from the informer: the key comes back for this handler's
     // own status writes, and the informer may not have seen the last of them yet.
-    const migration = await operations
-      .storageFor(migrations)
-      .get({ name })
-      .catch((error: unknown) => {
-        if (isNotFoundError(error)) return undefined;
-        throw error;
-      });
+    const migration = await unlessNotFound(operations.storageFor(migrations).get({ name }));
     if (migration === undefined || conditionTrue(migration, SUCCEEDED) || conditionTrue(migration, FAILED)) return;
     const target = (migration.spec as { resource?: { group?: string; version?: string; resource?: string } })?.resource;
     const type =

@@ -15,7 +15,7 @@
  * priority order; the reference's scheme also decodes versions capstan has no kind for
  * (apps/v1beta1 Deployments).
  */
-import { isNotFoundError } from '../../storage/errors';
+import { unlessNotFound } from '../../storage/errors';
 import type { GroupVersion } from '../../api/identity';
 import { metaTime, type KubeObject } from '../../api/objects';
 import { REGISTERED_GROUP_VERSIONS } from '../config/registered-group-versions';
@@ -157,10 +157,7 @@ export function startStorageVersionPublisher(
   const publish = async (resource: PublishedResource): Promise<void> => {
     const entry: ServerStorageVersion = { apiServerID: options.serverId, ...resource.entry };
     const key = { name: resource.name };
-    try {
-      await storage.get(key);
-    } catch (error) {
-      if (!isNotFoundError(error)) throw error;
+    if ((await unlessNotFound(storage.get(key))) === undefined) {
       const created: KubeObject = {
         apiVersion: 'internal.apiserver.k8s.io/v1alpha1',
         kind: 'StorageVersion',
@@ -200,12 +197,8 @@ export function startStorageVersionPublisher(
   const waitForLease = async (): Promise<void> => {
     const leases = operations.storageFor(options.leases);
     while (!options.stop.aborted) {
-      try {
-        await leases.get({ namespace: LEASE_NAMESPACE, name: options.serverId });
+      if ((await unlessNotFound(leases.get({ namespace: LEASE_NAMESPACE, name: options.serverId }))) !== undefined)
         return;
-      } catch (error) {
-        if (!isNotFoundError(error)) throw error;
-      }
       await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
     }
   };

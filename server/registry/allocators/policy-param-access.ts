@@ -13,7 +13,7 @@ import type { UserInfo } from '../../../api/user-info';
 import { escalationAllowed } from '../../authz/rbac/escalation';
 import type { Authorizer } from '../../authz/types';
 import { invalid } from '../../status/catalogue';
-import { isNotFoundError } from '../../../storage/errors';
+import { unlessNotFound } from '../../../storage/errors';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { deepEqual, FieldPath, forbidden } from '../../status/field-errors';
 import type { ResourceType } from '../types';
@@ -188,12 +188,7 @@ export function admissionPolicyParamHooks({
     async (name: string): Promise<KubeObject | undefined> => {
       const type = registry.find({ group: GROUP, version }, resource);
       if (type === undefined || name === '') return undefined;
-      return storageFor(type)
-        .get({ name })
-        .catch((error: unknown) => {
-          if (isNotFoundError(error)) return undefined;
-          throw error;
-        });
+      return unlessNotFound(storageFor(type).get({ name }));
     };
   return [
     [

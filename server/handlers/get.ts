@@ -2,9 +2,12 @@
 import { queryOf } from '../request/query';
 import { badRequest } from '../status/catalogue';
 import { objectKeyOf, toServedVersion } from '../registry/store/scope';
+import { KEPT_ENCODINGS_IDLE_MS, KeptEncodings } from './kept-encodings';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 export function getHandler(scope: HandlerScope): ResourceHandler {
+  // Each stored object's answer as this handler serves it, kept for the GETs that follow (KeptObjectEncoding).
+  const keptEncodings = new KeptEncodings(KEPT_ENCODINGS_IDLE_MS);
   return async ({ info, req, res }) => {
     addWarnings(req, deprecationWarnings(scope));
     const query = queryOf(req);
@@ -15,6 +18,9 @@ export function getHandler(scope: HandlerScope): ResourceHandler {
       throw badRequest('the export parameter, deprecated since v1.14, is no longer supported');
     const resourceVersion = query.get('resourceVersion') ?? undefined;
     const object = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
-    await writeResponse(scope, res, 200, await toServedVersion(scope, object));
+    const served = toServedVersion(scope, object);
+    // An asynchronous conversion (a webhook) may answer differently next time: its answer is not kept.
+    if (served instanceof Promise) await writeResponse(scope, res, 200, await served);
+    else await writeResponse(scope, res, 200, served, { source: object, ...keptEncodings.forAnswer() });
   };
 }

@@ -12,7 +12,7 @@ import type { RequestInfo } from '../request/request-info';
 import { parseListQuery, type ListQuery, type QueryParameters } from '../request/query';
 import { featureEnabled } from '../config/feature-enabled';
 import type { KubeletClient } from '../kubelet/kubelet-client';
-import { writeObject, type Endpoint } from '../responsewriters/respond';
+import { writeObject, type Endpoint, type KeptObjectEncoding } from '../responsewriters/respond';
 import { flushGatheredEventsIfFew } from './watch-writer';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
 
@@ -81,7 +81,13 @@ export function endpointOfType(type: ResourceType, version?: ServedVersion): End
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */
-export async function writeResponse(scope: HandlerScope, res: Response, code: number, body: object): Promise<void> {
+export async function writeResponse(
+  scope: HandlerScope,
+  res: Response,
+  code: number,
+  body: object,
+  kept?: KeptObjectEncoding,
+): Promise<void> {
   // A write's events go out before its answer (the cache waited for them to reach its watchers).
   if (res.req.method !== 'GET') flushGatheredEventsIfFew();
   // A success Status (delete) is encoded as it is: transforms leave Status bodies alone.
@@ -92,5 +98,6 @@ export async function writeResponse(scope: HandlerScope, res: Response, code: nu
     endpoint: endpointOf(scope),
     code,
     object: body as KubeObject,
+    kept,
   });
 }

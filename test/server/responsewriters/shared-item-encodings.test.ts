@@ -1,13 +1,20 @@
 /**
- * A list written with shared item encodings (SharedItemEncodings): in compact JSON and in
- * protobuf, each item's encoding is kept with the object it was served from and written again by
- * the next list without encoding the item; every other form (pretty JSON, YAML,
- * PartialObjectMetadataList, tables) encodes the items as before and keeps nothing. Written by
- * writeList to a real HTTP response.
+ * Answers written with kept encodings. A list (SharedItemEncodings), in compact JSON and in
+ * protobuf, keeps each item's encoding with the object it was served from and writes it again in
+ * the next list without encoding the item; a GET's object (KeptObjectEncoding) the same for the
+ * whole answer. Every other form (pretty JSON, YAML, PartialObjectMetadata(List), tables)
+ * encodes as before and keeps nothing. Written by writeList and writeObject to a real HTTP
+ * response.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeList, type Endpoint, type SharedItemEncodings } from '../../../server/responsewriters/respond';
+import {
+  writeList,
+  writeObject,
+  type Endpoint,
+  type KeptObjectEncoding,
+  type SharedItemEncodings,
+} from '../../../server/responsewriters/respond';
 import { decodeObject } from '../../../server/codec/protobuf-envelope';
 import type { KubeObject } from '../../../api/objects';
 
@@ -40,14 +47,13 @@ function keptNothing(sources: readonly object[]): SharedItemEncodings {
   return { sources, texts: new WeakMap(), messages: new WeakMap() };
 }
 
-/** The body of a list of `items` written with `shared`, asked for with `accept` (and `?pretty` when given). */
-async function listBody(
-  items: readonly KubeObject[],
-  shared: SharedItemEncodings | undefined,
+/** The body `write` answers a request with `accept` (and `?pretty` when given in `path`). */
+async function answered(
+  write: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   accept: string,
-  path = '/',
+  path: string,
 ): Promise<Buffer> {
-  answer = (req, res) => writeList({ req, res, endpoint: ENDPOINT, head: HEAD, items, ...(shared ? { shared } : {}) });
+  answer = write;
   const { port } = server.address() as AddressInfo;
   return new Promise<Buffer>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { accept } }, (res) => {
@@ -59,6 +65,30 @@ async function listBody(
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The body of a list of `items` written with `shared`. */
+function listBody(
+  items: readonly KubeObject[],
+  shared: SharedItemEncodings | undefined,
+  accept: string,
+  path = '/',
+): Promise<Buffer> {
+  return answered(
+    (req, res) => writeList({ req, res, endpoint: ENDPOINT, head: HEAD, items, ...(shared ? { shared } : {}) }),
+    accept,
+    path,
+  );
+}
+
+/** The body of a GET's answer of `object` written with `kept`. */
+function objectBody(
+  object: KubeObject,
+  kept: KeptObjectEncoding | undefined,
+  accept: string,
+  path = '/',
+): Promise<Buffer> {
+  return answered((req, res) => writeObject({ req, res, endpoint: ENDPOINT, code: 200, object, kept }), accept, path);
 }
 
 test('compact JSON keeps each item text with its source, and the next list writes the kept text', async () => {
@@ -96,6 +126,10 @@ test('protobuf keeps each item body with its source, and the next list writes th
   expect(first).toEqual(await listBody(served(), undefined, protobuf));
   expect(itemsOf(first)).toEqual(sources.map(({ apiVersion: _a, kind: _k, ...item }) => item));
   expect(sources.every((source) => shared.messages.has(source))).toBe(true);
+  // Each kept body holds memory of its own, not a slice of Node's shared buffer pool.
+  expect(sources.map((source) => shared.messages.get(source)!.buffer.byteLength)).toEqual(
+    sources.map((source) => shared.messages.get(source)!.length),
+  );
   expect(shared.texts.has(sources[0])).toBe(false);
 
   // The body kept for another ConfigMap, kept for the second source, is what the next list writes.
@@ -109,26 +143,70 @@ test('protobuf keeps each item body with its source, and the next list writes th
   ]);
 });
 
-test.each([
-  ['pretty JSON', 'application/json', '/?pretty=true'],
-  ['YAML', 'application/yaml', '/'],
-  ['PartialObjectMetadataList', 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1', '/'],
-  [
-    'PartialObjectMetadataList in protobuf',
-    'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
-    '/',
-  ],
-  ['Table', 'application/json;as=Table;g=meta.k8s.io;v=v1', '/'],
-])('%s neither uses nor keeps item encodings', async (_form, accept, path) => {
-  const sources = [configMap('alpha', 'one')];
-  const shared = keptNothing(sources);
-  shared.texts.set(sources[0], '{"kept":true}');
-  shared.messages.set(sources[0], Buffer.from('kept'));
-  const fresh = keptNothing(sources);
+/** Kept encodings of a GET's object, none yet. */
+function keptNothingFor(source: object): KeptObjectEncoding {
+  return { source, texts: new WeakMap(), messages: new WeakMap() };
+}
 
-  const body = (await listBody(sources, shared, accept, path)).toString('latin1');
+test.each([
+  ['compact JSON', 'application/json', 'texts'],
+  ['protobuf', 'application/vnd.kubernetes.protobuf', 'messages'],
+] as const)('%s keeps a GET answer with its source, and the next GET writes it', async (_form, accept, map) => {
+  const source = configMap('a', 'one');
+  const kept = keptNothingFor(source);
+
+  const first = await objectBody({ ...source }, kept, accept);
+  expect(first).toEqual(await objectBody({ ...source }, undefined, accept));
+  expect(kept[map].has(source)).toBe(true);
+  if (map === 'messages') expect(kept.messages.get(source)!.buffer.byteLength).toBe(kept.messages.get(source)!.length);
+  expect(kept[map === 'texts' ? 'messages' : 'texts'].has(source)).toBe(false);
+
+  // What is kept for the source is what the next answer writes, whatever object is served.
+  expect(await objectBody(configMap('a', 'changed'), kept, accept)).toEqual(first);
+  // Another source is encoded and kept on its own.
+  const other = configMap('b', 'two');
+  const answered = await objectBody(other, { ...kept, source: other }, accept);
+  expect(answered).toEqual(await objectBody(other, undefined, accept));
+  expect(answered).not.toEqual(first);
+});
+
+/** How a test answers with one object and the encodings kept for it: as a list of it, or as a GET of it. */
+type Writer = (
+  source: KubeObject,
+  kept: { texts: WeakMap<object, string>; messages: WeakMap<object, Buffer> },
+  accept: string,
+  path: string,
+) => Promise<Buffer>;
+const aList: Writer = (source, kept, accept, path) => listBody([source], { sources: [source], ...kept }, accept, path);
+const aGet: Writer = (source, kept, accept, path) => objectBody(source, { source, ...kept }, accept, path);
+const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const PROTOBUF_METADATA = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+const PROTOBUF_METADATA_LIST = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const KEEPING_NOTHING: ReadonlyArray<readonly [string, Writer, string, string]> = [
+  ['a list in pretty JSON', aList, 'application/json', '/?pretty=true'],
+  ['a list in YAML', aList, 'application/yaml', '/'],
+  ['PartialObjectMetadataList', aList, METADATA_LIST, '/'],
+  ['PartialObjectMetadataList in protobuf', aList, PROTOBUF_METADATA_LIST, '/'],
+  ['a list as a Table', aList, TABLE, '/'],
+  ['a GET in pretty JSON', aGet, 'application/json', '/?pretty=true'],
+  ['a GET in YAML', aGet, 'application/yaml', '/'],
+  ['PartialObjectMetadata', aGet, METADATA, '/'],
+  ['PartialObjectMetadata in protobuf', aGet, PROTOBUF_METADATA, '/'],
+  ['a GET as a Table', aGet, TABLE, '/'],
+];
+
+test.each(KEEPING_NOTHING)('%s neither uses nor keeps an encoding', async (_form, write, accept, path) => {
+  const source = configMap('alpha', 'one');
+  const kept = { texts: new WeakMap<object, string>(), messages: new WeakMap<object, Buffer>() };
+  kept.texts.set(source, '{"kept":true}');
+  kept.messages.set(source, Buffer.from('kept'));
+  const fresh = { texts: new WeakMap<object, string>(), messages: new WeakMap<object, Buffer>() };
+
+  const body = (await write(source, kept, accept, path)).toString('latin1');
   expect(body).not.toContain('kept');
   expect(body).toContain('alpha');
-  expect((await listBody(sources, fresh, accept, path)).toString('latin1')).toBe(body);
-  expect(fresh.texts.has(sources[0]) || fresh.messages.has(sources[0])).toBe(false);
+  expect((await write(source, fresh, accept, path)).toString('latin1')).toBe(body);
+  expect(fresh.texts.has(source) || fresh.messages.has(source)).toBe(false);
 });

@@ -1,8 +1,10 @@
 /**
- * Lists of a whole in-process replica whose items' encodings are kept between lists (see
- * SharedItemEncodings): every list shows each object as it is now, and each item its own object,
- * also when a field selector of the served version leaves items out (the kept encodings then go
- * with the items that remain, not with those at the same place in the store's answer).
+ * Lists and GETs of a whole in-process replica whose answers' encodings are kept from one answer
+ * to the next (see SharedItemEncodings and KeptObjectEncoding): every answer shows each object as
+ * it is now, in JSON and in protobuf; each listed item its own object, also when a field selector
+ * of the served version leaves items out (the kept encodings then go with the items that remain,
+ * not with those at the same place in the store's answer); and each served version of a custom
+ * resource answers a GET as itself.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
@@ -94,4 +96,54 @@ test("a served version's field selector keeps each listed item with its own obje
     'b=example.com/v1:large',
     'c=example.com/v1:small',
   ]);
+});
+
+async function valueInJson(path: string): Promise<string> {
+  const answer = await call('GET', path);
+  expect(answer.status).toBe(200);
+  return answer.body.data.value;
+}
+
+async function valueInProtobuf(path: string): Promise<string> {
+  const answer = await server.request('GET', path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+  expect(answer.status).toBe(200);
+  return (decodeObject(answer.bytes) as any).data.value;
+}
+
+test('a ConfigMap changed since the last GET is answered as it is now', async () => {
+  const path = '/api/v1/namespaces/default/configmaps/kept';
+  const created = await call('POST', '/api/v1/namespaces/default/configmaps', {
+    metadata: { name: 'kept' },
+    data: { value: 'first' },
+  });
+  expect(created.status).toBe(201);
+  for (const read of [valueInJson, valueInProtobuf]) {
+    expect(await read(path)).toBe('first');
+    expect(await read(path)).toBe('first');
+  }
+
+  const current = (await call('GET', path)).body;
+  expect((await call('PUT', path, { ...current, data: { value: 'second' } })).status).toBe(200);
+  for (const read of [valueInJson, valueInProtobuf]) {
+    expect(await read(path)).toBe('second');
+    expect(await read(`${path}?resourceVersion=0`)).toBe('second');
+  }
+});
+
+test('each served version of a custom resource answers a GET as itself', async () => {
+  const crd = widgetCRD({ versions: [sizedVersion('v1', 'string', true), sizedVersion('v2', 'string', false)] });
+  // Not the widgets of the list test above: gadgets, whose two versions are served alike.
+  crd.metadata.name = 'gadgets.example.com';
+  crd.spec.names = { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const v1 = '/apis/example.com/v1/namespaces/default/gadgets';
+  const v2 = '/apis/example.com/v2/namespaces/default/gadgets';
+  await waitUntil('gadgets are served', async () => (await call('GET', v2)).status === 200, 10_000, 50);
+  const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'w' }, spec: { size: 'small' } };
+  expect((await call('POST', v1, gadget)).status).toBe(201);
+
+  for (let round = 0; round < 2; round++) {
+    expect((await call('GET', `${v1}/w`)).body.apiVersion).toBe('example.com/v1');
+    expect((await call('GET', `${v2}/w`)).body.apiVersion).toBe('example.com/v2');
+  }
 });

@@ -2,12 +2,12 @@
 import { queryOf } from '../request/query';
 import { badRequest } from '../status/catalogue';
 import { objectKeyOf, toServedVersion } from '../registry/store/scope';
-import { KEPT_ENCODINGS_IDLE_MS, KeptEncodings } from './kept-encodings';
+import { KeptEncodings } from './kept-encodings';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 export function getHandler(scope: HandlerScope): ResourceHandler {
   // Each stored object's answer as this handler serves it, kept for the GETs that follow (KeptObjectEncoding).
-  const keptEncodings = new KeptEncodings(KEPT_ENCODINGS_IDLE_MS);
+  const keptEncodings = new KeptEncodings();
   return async ({ info, req, res }) => {
     addWarnings(req, deprecationWarnings(scope));
     const query = queryOf(req);

@@ -15,14 +15,14 @@ import type { ItemEncodings } from '../responsewriters/respond';
  * with 10 s or more (V8 had already run its idle collection when the texts went), 182 without
  * texts.
  */
-export const KEPT_ENCODINGS_IDLE_MS = 5_000;
+const KEPT_ENCODINGS_IDLE_MS = 5_000;
 
 export class KeptEncodings {
   private kept: ItemEncodings = { texts: new WeakMap(), messages: new WeakMap() };
   private lastUseMs = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly idleMs: number) {}
+  constructor(private readonly idleMs: number = KEPT_ENCODINGS_IDLE_MS) {}
 
   /** The encodings kept for the answer about to be written; an answer keeps them for `idleMs` more. */
   forAnswer(): ItemEncodings {

@@ -12,7 +12,7 @@ import {
   type HandlerScope,
   type ResourceHandler,
 } from './scope';
-import { KEPT_ENCODINGS_IDLE_MS, KeptEncodings } from './kept-encodings';
+import { KeptEncodings } from './kept-encodings';
 
 /**
  * The selectors of a list, watch or deletecollection; a bad selector is a 400 with the parser's
@@ -45,7 +45,7 @@ export function namespaceScopeOf(scope: HandlerScope, namespace: string): { name
 
 export function listHandler(scope: HandlerScope): ResourceHandler {
   // Each stored object encoded as this handler serves it, kept for the lists that follow (SharedItemEncodings).
-  const listedEncodings = new KeptEncodings(KEPT_ENCODINGS_IDLE_MS);
+  const listedEncodings = new KeptEncodings();
   return async ({ info, req, res }) => {
     addWarnings(req, deprecationWarnings(scope));
     const query = listQueryOf(scope, queryOf(req));

@@ -12,6 +12,7 @@ import {
   writeList,
   writeObject,
   type Endpoint,
+  type ItemEncodings,
   type KeptObjectEncoding,
   type SharedItemEncodings,
 } from '../../../server/responsewriters/respond';
@@ -171,12 +172,7 @@ test.each([
 });
 
 /** How a test answers with one object and the encodings kept for it: as a list of it, or as a GET of it. */
-type Writer = (
-  source: KubeObject,
-  kept: { texts: WeakMap<object, string>; messages: WeakMap<object, Buffer> },
-  accept: string,
-  path: string,
-) => Promise<Buffer>;
+type Writer = (source: KubeObject, kept: ItemEncodings, accept: string, path: string) => Promise<Buffer>;
 const aList: Writer = (source, kept, accept, path) => listBody([source], { sources: [source], ...kept }, accept, path);
 const aGet: Writer = (source, kept, accept, path) => objectBody(source, { source, ...kept }, accept, path);
 const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
@@ -199,10 +195,10 @@ const KEEPING_NOTHING: ReadonlyArray<readonly [string, Writer, string, string]> 
 
 test.each(KEEPING_NOTHING)('%s neither uses nor keeps an encoding', async (_form, write, accept, path) => {
   const source = configMap('alpha', 'one');
-  const kept = { texts: new WeakMap<object, string>(), messages: new WeakMap<object, Buffer>() };
+  const kept: ItemEncodings = { texts: new WeakMap(), messages: new WeakMap() };
   kept.texts.set(source, '{"kept":true}');
   kept.messages.set(source, Buffer.from('kept'));
-  const fresh = { texts: new WeakMap<object, string>(), messages: new WeakMap<object, Buffer>() };
+  const fresh: ItemEncodings = { texts: new WeakMap(), messages: new WeakMap() };
 
   const body = (await write(source, kept, accept, path)).toString('latin1');
   expect(body).not.toContain('kept');

@@ -461,6 +461,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
       "host of the URLs this server gives out (OpenID discovery's jwks_uri, /api's address); empty: the advertise address",
     apply: (o, v) => (o.externalHostname = v),
   },
+  'disable-http2-serving': {
+    usage: 'serve HTTP/1.1 only: capstan always does (its TLS offers no h2), so both values are accepted',
+    boolean: true,
+    apply: (_o, v) => void parseBool(v),
+  },
   'permit-port-sharing': {
     usage: 'bind the secure port with SO_REUSEPORT, so that several servers that all ask share it',
     boolean: true,

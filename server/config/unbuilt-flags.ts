@@ -8,7 +8,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'tracing-config-file': 'capstan exports no traces',
   'egress-selector-config-file': 'capstan has no egress selector: it dials clusters and webhooks directly',
   'debug-socket-path': 'capstan serves no debug socket',
-  'disable-http2-serving': 'capstan serves HTTP/1.1 only',
   'http2-max-streams-per-connection': 'capstan serves HTTP/1.1 only',
   'permit-address-sharing': 'capstan does not listen with SO_REUSEADDR',
   'max-connection-bytes-per-sec': 'capstan does not throttle connections by bytes',

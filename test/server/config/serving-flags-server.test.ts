@@ -3,12 +3,13 @@
  * `--allow-privileged` in pod validation (pods, workload templates, ephemeral containers; the
  * messages are kube-apiserver v1.34.4's), `--watch-cache-sizes` (and the reference's uncached
  * events), `--show-hidden-metrics-for-version`, `--min-request-timeout` on watches and
- * `--profiling`'s /debug/pprof/ (read back with `go tool pprof`).
+ * `--profiling`'s /debug/pprof/ (read back with `go tool pprof`) and `--disable-http2-serving`.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { ResourceStore } from '../../../storage/objects/resource-store';
 import { WatchCache } from '../../../storage/cache/watch-cache';
@@ -183,6 +184,7 @@ describe('a replica with the flags set', () => {
         '--show-hidden-metrics-for-version=1.33',
         '--min-request-timeout=1',
         '--profiling=false',
+        '--disable-http2-serving',
       ])),
   );
   afterAll(() => server.stop());
@@ -229,7 +231,24 @@ describe('a replica with the flags set', () => {
     expect((await server.request('GET', '/debug/pprof/')).status).toBe(404);
     expect((await server.request('GET', '/debug/pprof/profile?seconds=1')).status).toBe(404);
   });
+
+  it('picks http/1.1 from a client that offers h2 first, with --disable-http2-serving', async () => {
+    expect(await negotiatedProtocol(server, ['h2', 'http/1.1'])).toBe('http/1.1');
+  });
 });
+
+/** The protocol the server picks from a client's ALPN offer (false: it picked none). */
+function negotiatedProtocol(server: InProcessServer, offer: string[]): Promise<string | false> {
+  return new Promise((resolve, reject) => {
+    const { ca, cert, key } = server.credentials;
+    const { hostname, port } = new URL(server.url);
+    const socket = connect({ host: hostname, port: Number(port), ca, cert, key, ALPNProtocols: offer }, () => {
+      resolve(socket.alpnProtocol ?? false);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
 
 function getBinary(server: InProcessServer, path: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {

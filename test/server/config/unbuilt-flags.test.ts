@@ -169,6 +169,15 @@ describe('flags whose whole meaning capstan has', () => {
     expect(options(['--audit-webhook-batch-initial-backoff=3s']).audit.webhookInitialBackoffMs).toBe(3000);
   });
 
+  it('--disable-http2-serving takes either value: capstan serves HTTP/1.1 only', () => {
+    expect(() =>
+      options(['--disable-http2-serving', '--disable-http2-serving=true', '--disable-http2-serving=false']),
+    ).not.toThrow();
+    expect(() => parseFlags(['--disable-http2-serving=sometimes'])).toThrow(
+      'invalid argument "sometimes" for "--disable-http2-serving" flag: strconv.ParseBool: parsing "sometimes": invalid syntax',
+    );
+  });
+
   it('--service-account-extend-token-expiration', () => {
     expect(options([]).serviceAccountExtendTokenExpiration).toBe(true);
     expect(options(['--service-account-extend-token-expiration=false']).serviceAccountExtendTokenExpiration).toBe(

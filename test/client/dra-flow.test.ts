@@ -11,7 +11,7 @@
 import { request as httpsRequest } from 'node:https';
 import { decodeObject, encodeEnvelope } from '../../server/codec/protobuf-envelope';
 import type { JsonObject } from '../../server/codec/protobuf';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server';
+import { startInProcessServer, inProcessServerForSuite } from '../helpers/in-process-server';
 import type { KubectlResult } from '../helpers/server';
 
 jest.setTimeout(120_000);
@@ -21,19 +21,11 @@ const DRIVER = 'gpu.example.com';
 const NODE = 'node-1';
 type Json = Record<string, any>;
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer([
-    '--runtime-config=resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true',
-    // No wait for the service-account controller's `default` account in each new namespace.
-    '--disable-admission-plugins=ServiceAccount',
-  ]);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite([
+  '--runtime-config=resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true',
+  // No wait for the service-account controller's `default` account in each new namespace.
+  '--disable-admission-plugins=ServiceAccount',
+]);
 
 function ok(result: KubectlResult): string {
   if (result.code !== 0) throw new Error(`kubectl failed: ${result.stderr}`);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server';
+import { inProcessServerForSuite, type InProcessServer, startInProcessServer } from '../helpers/in-process-server';
 import { retryUntil } from '../helpers/wait-for';
 
 const FLOWCONTROL = '/apis/flowcontrol.apiserver.k8s.io/v1';
@@ -316,11 +316,7 @@ describe('flowcontrol and the server surface', () => {
 });
 
 describe('with --enable-priority-and-fairness=false', () => {
-  let server: InProcessServer;
-  beforeAll(async () => {
-    server = await startInProcessServer(['--enable-priority-and-fairness=false']);
-  }, 60_000);
-  afterAll(() => server?.stop());
+  const server = inProcessServerForSuite(['--enable-priority-and-fairness=false']);
 
   it('limits with the in-flight pools, keeps no bootstrap configuration and registers no APF hooks', async () => {
     const answer = await server.request('GET', '/api/v1/namespaces/default');

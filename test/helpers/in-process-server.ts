@@ -73,6 +73,47 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
   };
 }
 
+/** A replica as a suite's tests see it: the suite starts and stops it. */
+export type SuiteServer = Omit<InProcessServer, 'stop'>;
+
+/**
+ * The replica a suite's tests share: this registers jest's `beforeAll`, which starts it with
+ * these flags, and `afterAll`, which stops it, so call it where a suite or a `describe` begins.
+ * What it returns stands for the replica from the first test on.
+ */
+export function inProcessServerForSuite(flags: readonly string[] = []): SuiteServer {
+  let started: InProcessServer | undefined;
+  beforeAll(async () => {
+    started = await startInProcessServer(flags);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const server = (): InProcessServer => {
+    if (started === undefined) throw new Error("the suite's server is used before its beforeAll started it");
+    return started;
+  };
+  return {
+    get plane() {
+      return server().plane;
+    },
+    get url() {
+      return server().url;
+    },
+    get dataDir() {
+      return server().dataDir;
+    },
+    get kubeconfig() {
+      return server().kubeconfig;
+    },
+    get credentials() {
+      return server().credentials;
+    },
+    request: (...args) => server().request(...args),
+    kubectl: (...args) => server().kubectl(...args),
+  };
+}
+
 /** Creates empty ConfigMaps of these names in `default`, as the admin, each expected to be created. */
 export async function createConfigMaps(server: Pick<TestServer, 'request'>, names: readonly string[]): Promise<void> {
   for (const name of names) {

@@ -8,17 +8,9 @@
 import { ServiceIPRepair } from '../../server/controllers/service-ip-repair';
 import { ClusterIPAllocator, ipAddressReservations } from '../../server/registry/allocators/cluster-ip';
 import { parseServiceIPRanges } from '../../server/net/service-ip-ranges';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server';
+import { inProcessServerForSuite } from '../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer(['--service-cluster-ip-range=10.96.0.0/12,fd00:10:96::/112']);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite(['--service-cluster-ip-range=10.96.0.0/12,fd00:10:96::/112']);
 
 async function getJson<T>(path: string): Promise<T> {
   const answer = await server.request('GET', path, {});

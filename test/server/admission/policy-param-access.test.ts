@@ -7,7 +7,7 @@
  * is unchanged, as in the reference. A member of system:masters is not asked.
  */
 import type { KubeObject } from '../../../api/objects';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import recorded from './fixtures/policy-param-access.json';
 
 const GROUP = 'admissionregistration.k8s.io';
@@ -18,8 +18,6 @@ interface Answer {
   readonly code: number;
   readonly message: string;
 }
-
-let server: InProcessServer;
 
 const pathOf = (object: { apiVersion: string; kind: string }) => {
   const version = object.apiVersion.split('/')[1];
@@ -51,11 +49,12 @@ const validatingPolicy = (name: string, paramKind?: object) => ({
   spec: { paramKind, matchConstraints: { resourceRules: [RULE] }, validations: [{ expression: 'true' }] },
 });
 
+const server = inProcessServerForSuite([
+  '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
+  '--feature-gates=MutatingAdmissionPolicy=true',
+]);
+
 beforeAll(async () => {
-  server = await startInProcessServer([
-    '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
-    '--feature-gates=MutatingAdmissionPolicy=true',
-  ]);
   const rbac = '/apis/rbac.authorization.k8s.io/v1';
   const setup: [string, object][] = [
     [
@@ -93,10 +92,6 @@ beforeAll(async () => {
   ];
   for (const [path, object] of setup) expect(await send('POST', path, object)).toEqual({ code: 201, message: '' });
 }, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 test.each(Object.entries(recorded.creates))('create %s', async (_id, { object, code, message }) => {
   expect(await send('POST', pathOf(object), object, asAlice)).toEqual({ code, message });

@@ -3,18 +3,10 @@
  * deleted, but one held by its own finalizer keeps the CRD (and its endpoints) until that
  * finalizer goes; meanwhile no new object may be created.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 // JSON from the server under test
 async function call(

@@ -3,18 +3,10 @@
  * watch) without rewriting storage, by the storage version's schema only, as kube-apiserver 1.34
  * answers (a whole in-process replica).
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 // JSON from the server under test
 async function call(

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Case {
   readonly name: string;
@@ -16,15 +16,7 @@ interface Case {
 
 const CASES = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'structural-schemas.json'), 'utf8')) as Case[];
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { crd, reference }) => {
   const answer = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', {

@@ -5,7 +5,7 @@
  * status and scale; while the definition is being deleted, only `delete, deletecollection, get,
  * list, watch`. (Observed on the reference with the same definition shape, 2026-12-05.)
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 import { widgetCRD } from './fixtures';
 
@@ -19,10 +19,9 @@ interface Listed {
   readonly subresources: readonly string[];
 }
 
-let server: InProcessServer;
+const server = inProcessServerForSuite();
 
 beforeAll(async () => {
-  server = await startInProcessServer();
   const created = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(widgetCRD()),
@@ -32,10 +31,6 @@ beforeAll(async () => {
     (await server.request('GET', WIDGETS)).status === 200 ? true : undefined,
   );
 }, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** The widgets' verbs and subresources as `/apis/example.com/v1` lists them. */
 async function legacy(): Promise<Listed> {

@@ -8,27 +8,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { keyOrderAnswers, type RecordedAnswer } from './custom-resource-key-order-cases';
 
 const recorded = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'custom-resource-key-order.json'), 'utf8'),
 ) as RecordedAnswer[];
 
-let server: InProcessServer;
 let answers: RecordedAnswer[];
 
+const server = inProcessServerForSuite();
+
 beforeAll(async () => {
-  server = await startInProcessServer();
   answers = await keyOrderAnswers(
     (method, path, options) => server.request(method, path, options),
     async (key) => (await server.plane.store.get(key)).kv?.value.toString('utf8'),
   );
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 test.each(recorded.map((answer, index) => [answer.name, index] as const))('%s', (_name, index) => {
   expect(answers[index]).toEqual(recorded[index]);

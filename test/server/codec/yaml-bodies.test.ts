@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { answerOf, caseName, caseRequest, YAML_BODY_CASES } from './yaml-body-cases';
 
 jest.setTimeout(60_000);
@@ -17,13 +17,7 @@ const RECORDED = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'yaml-bodie
   Answer
 >;
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = inProcessServerForSuite();
 
 test.each(YAML_BODY_CASES.map((yamlCase) => [yamlCase.id, yamlCase] as const))('%s', async (id, yamlCase) => {
   const { method, path, contentType } = caseRequest(yamlCase);

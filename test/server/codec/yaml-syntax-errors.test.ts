@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Case {
   readonly name: string;
@@ -22,13 +22,7 @@ const CASES = (
   }
 ).cases;
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 30_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const result = await server.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {

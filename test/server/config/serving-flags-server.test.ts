@@ -13,7 +13,7 @@ import { connect } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { ResourceStore } from '../../../storage/objects/resource-store';
 import { WatchCache } from '../../../storage/cache/watch-cache';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite, type SuiteServer } from '../../helpers/in-process-server';
 
 const POD = (name: string, container: Record<string, unknown>) =>
   JSON.stringify({
@@ -34,21 +34,19 @@ const DEPLOYMENT = JSON.stringify({
 });
 const JSON_BODY = { 'Content-Type': 'application/json' };
 
-async function post(server: InProcessServer, path: string, body: string) {
+async function post(server: SuiteServer, path: string, body: string) {
   const reply = await server.request('POST', path, { body, headers: JSON_BODY });
   return { status: reply.status, message: reply.json<{ message?: string }>().message };
 }
 
-function typeOf(server: InProcessServer, group: string, resource: string) {
+function typeOf(server: SuiteServer, group: string, resource: string) {
   const type = server.plane.registry.find({ group, version: 'v1' }, resource);
   if (!type) throw new Error(`${group}/${resource} not served`);
   return type;
 }
 
 describe('a replica at the reference defaults', () => {
-  let server: InProcessServer;
-  beforeAll(async () => void (server = await startInProcessServer(['--disable-admission-plugins=ServiceAccount'])));
-  afterAll(() => server.stop());
+  const server = inProcessServerForSuite(['--disable-admission-plugins=ServiceAccount']);
 
   it('refuses privileged containers in pods and workload templates, as the reference words it', async () => {
     const pod = await post(
@@ -174,20 +172,15 @@ describe('a replica at the reference defaults', () => {
 });
 
 describe('a replica with the flags set', () => {
-  let server: InProcessServer;
-  beforeAll(
-    async () =>
-      void (server = await startInProcessServer([
-        '--disable-admission-plugins=ServiceAccount',
-        '--allow-privileged',
-        '--watch-cache-sizes=pods#0,events#100',
-        '--show-hidden-metrics-for-version=1.33',
-        '--min-request-timeout=1',
-        '--profiling=false',
-        '--disable-http2-serving',
-      ])),
-  );
-  afterAll(() => server.stop());
+  const server = inProcessServerForSuite([
+    '--disable-admission-plugins=ServiceAccount',
+    '--allow-privileged',
+    '--watch-cache-sizes=pods#0,events#100',
+    '--show-hidden-metrics-for-version=1.33',
+    '--min-request-timeout=1',
+    '--profiling=false',
+    '--disable-http2-serving',
+  ]);
 
   it('admits privileged containers with --allow-privileged', async () => {
     expect((await post(server, '/api/v1/namespaces/default/pods', POD('p', PRIVILEGED))).status).toBe(201);
@@ -238,7 +231,7 @@ describe('a replica with the flags set', () => {
 });
 
 /** The protocol the server picks from a client's ALPN offer (false: it picked none). */
-function negotiatedProtocol(server: InProcessServer, offer: string[]): Promise<string | false> {
+function negotiatedProtocol(server: SuiteServer, offer: string[]): Promise<string | false> {
   return new Promise((resolve, reject) => {
     const { ca, cert, key } = server.credentials;
     const { hostname, port } = new URL(server.url);
@@ -250,7 +243,7 @@ function negotiatedProtocol(server: InProcessServer, offer: string[]): Promise<s
   });
 }
 
-function getBinary(server: InProcessServer, path: string): Promise<Buffer> {
+function getBinary(server: SuiteServer, path: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const { ca, cert, key } = server.credentials;
     const req = request(new URL(path, server.url), { ca, cert, key }, (res) => {

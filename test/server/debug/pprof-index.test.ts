@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const REFERENCE = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'pprof-index.reference.json'), 'utf8')) as {
   contentType: string;
@@ -34,13 +34,7 @@ function expectedPage(): string {
   return lines.join('\n');
 }
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 30_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 test("the index is Go's page listing the profiles capstan serves", async () => {
   const index = await server.request('GET', '/debug/pprof/');

@@ -19,7 +19,7 @@ import { buildTransformers } from '../../../server/encryption/encryption-provide
 import { kmsProviders } from '../../../server/encryption/kms-providers';
 import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startEtcd } from '../../helpers/etcd';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 import { ANNOTATION, messageType, startKmsPlugin, type TestKmsPlugin } from '../../helpers/kms-plugin';
 import { buildReferenceApiserver, startReferenceApiserver } from '../../helpers/reference-apiserver';
@@ -76,7 +76,6 @@ afterAll(async () => {
 });
 
 describe('KMS v2 on SQLite', () => {
-  let server: InProcessServer;
   const rawValue = async (key: string) => {
     const store = await openSqliteStore({ path: join(server.dataDir, 'capstan.db') });
     try {
@@ -93,17 +92,14 @@ describe('KMS v2 on SQLite', () => {
     expect(created.status).toBe(201);
   };
 
+  const server = inProcessServerForSuite([`--encryption-provider-config=${CONFIG}`]);
+
   beforeAll(async () => {
-    server = await startInProcessServer([`--encryption-provider-config=${CONFIG}`]);
     // Writes wait for the plugin's first healthy Status, which gives the first DEK.
     await waitFor('the KMS plugin to be healthy', async () =>
       (await server.request('GET', '/healthz/kms-providers')).status === 200 ? true : undefined,
     );
   });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
   it("stores an EncryptedObject that opens with the plugin's key, and reads it back", async () => {
     await createSecret('first');
     const key = '/registry/secrets/default/first';

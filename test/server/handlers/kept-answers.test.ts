@@ -6,21 +6,13 @@
  * not with those at the same place in the store's answer); and each served version of a custom
  * resource answers a GET as itself.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
 import { requestJson } from '../../helpers/server';
 import { decodeObject } from '../../../server/codec/protobuf-envelope';
 import { sizedVersion, widgetCRD } from '../apiextensions/fixtures';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return requestJson(server, method, path, body);

@@ -6,7 +6,7 @@
  * already seen with other content stays. The owners here exist, so that the garbage collector
  * leaves the dependents alone.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
@@ -20,7 +20,6 @@ interface Reference {
   uid: string;
 }
 
-let server: InProcessServer;
 let first: Reference;
 let second: Reference;
 
@@ -54,13 +53,12 @@ const dependent = (name: string, references: Reference[]) => ({
   metadata: { name, ownerReferences: references },
 });
 
+const server = inProcessServerForSuite();
+
 beforeAll(async () => {
-  server = await startInProcessServer();
   first = await owner('owner-1');
   second = await owner('owner-2');
 }, 60_000);
-afterAll(() => server?.stop());
-
 test('a create keeps one of each repeated reference and warns once with the UIDs dropped', async () => {
   const created = await send('POST', CONFIGMAPS, dependent('d1', [first, second, first, second, first]));
   expect(created).toEqual({

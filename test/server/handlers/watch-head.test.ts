@@ -5,16 +5,15 @@
  * neither Content-Length nor Transfer-Encoding; a built-in kind's watch is 405 to a HEAD.)
  */
 import { connect, type TLSSocket } from 'node:tls';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 import { widgetCRD } from '../apiextensions/fixtures';
 
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 
-let server: InProcessServer;
+const server = inProcessServerForSuite();
 
 beforeAll(async () => {
-  server = await startInProcessServer();
   const json = { headers: { 'content-type': 'application/json' } };
   const created = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     ...json,
@@ -35,10 +34,6 @@ beforeAll(async () => {
   });
   expect(widget.status).toBe(201);
 }, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** One connection that sends raw requests and reads what comes back, bytes and all. */
 async function openConnection(): Promise<{ socket: TLSSocket; received: () => string }> {

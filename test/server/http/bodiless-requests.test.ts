@@ -5,20 +5,15 @@
  * handler reads a body (create, delete) or not (get), alone or pipelined on one connection.
  */
 import { connect } from 'node:tls';
-import { createConfigMaps, startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { createConfigMaps, inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const ANSWER_WAIT_MS = 5_000;
 
-let server: InProcessServer;
+const server = inProcessServerForSuite();
 
 beforeAll(async () => {
-  server = await startInProcessServer();
   await createConfigMaps(server, ['one', 'two', 'three']);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 interface Answer {

@@ -5,15 +5,9 @@
  */
 import { request } from 'node:https';
 import { FlagError, parseFlags } from '../../../server/config/flags';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer(['--cors-allowed-origins=//example\\.com(:|$),^https://other\\.org$']);
-});
-
-afterAll(() => server?.stop());
+const server = inProcessServerForSuite(['--cors-allowed-origins=//example\\.com(:|$),^https://other\\.org$']);
 
 /** A request without any credential, as a browser's preflight is. */
 function anonymous(

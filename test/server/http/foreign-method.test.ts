@@ -5,17 +5,9 @@
  * the point is how the head or body arrives; the reference's answers quoted were recorded from it.
  */
 import { connect } from 'node:tls';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 const COLLECTION = '/api/v1/namespaces/default/configmaps';
 

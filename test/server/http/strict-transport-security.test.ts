@@ -3,17 +3,11 @@
  * directives are checked as the reference checks them.
  */
 import { FlagError, parseFlags } from '../../../server/config/flags';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { startInProcessServer, inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer([
-    '--strict-transport-security-directives=max-age=31536000,includeSubDomains,preload',
-  ]);
-});
-
-afterAll(() => server?.stop());
+const server = inProcessServerForSuite([
+  '--strict-transport-security-directives=max-age=31536000,includeSubDomains,preload',
+]);
 
 test('every answer carries the header, errors and health checks included', async () => {
   for (const path of ['/api/v1/namespaces', '/healthz', '/api/v1/namespaces/nowhere/pods/none']) {

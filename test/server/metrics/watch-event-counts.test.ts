@@ -4,23 +4,19 @@
  * per event), so the counts must still add up across scrapes, and a DELETE of /metrics must
  * reset what was counted and not yet scraped too.
  */
-import { createConfigMaps, startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { createConfigMaps, inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const SAMPLE = 'apiserver_watch_events_total{group="",version="v1",resource="configmaps"}';
 
-let server: InProcessServer;
 let fromRevision: string;
 
+const server = inProcessServerForSuite();
+
 beforeAll(async () => {
-  server = await startInProcessServer();
   const list = await server.request('GET', CM);
   fromRevision = (JSON.parse(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   await createConfigMaps(server, ['one', 'two']);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** A watch from before the two creates, ended by its timeout: two events sent. */

@@ -4,17 +4,9 @@
  * opened print their keys sorted; the metadata it did not open keeps the bytes the reference's
  * codec wrote, in Go's ObjectMeta order.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 /** The reference's quote, its member names only (its uid, times and versions are its own). */
 const RECORDED = {

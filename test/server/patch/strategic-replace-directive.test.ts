@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { CASES, CONFIG_MAP, DEPLOYMENT, comparedAnswer } from './strategic-replace-directive-cases';
 
 const RECORDED = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'strategic-replace-directive.json'), 'utf8')) as {
@@ -24,10 +24,10 @@ const COLLECTIONS = {
 };
 
 // A whole replica: a dry run's answer is the object as its storage codec would write and read it.
-let server: InProcessServer;
+
+const server = inProcessServerForSuite();
 
 beforeAll(async () => {
-  server = await startInProcessServer();
   for (const [collection, object] of [
     [COLLECTIONS.configmaps, CONFIG_MAP],
     [COLLECTIONS.deployments, DEPLOYMENT],
@@ -39,10 +39,6 @@ beforeAll(async () => {
     expect(created.status).toBe(201);
   }
 }, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (name, c) => {
   const response = await server.request('PATCH', `${COLLECTIONS[c.target]}/replace-target?dryRun=All`, {

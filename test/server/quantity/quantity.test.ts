@@ -6,7 +6,7 @@
  * defaulting also rounds values finer than a milli up to one, which is not this function's.
  */
 import { canonicalQuantity } from '../../../server/quantity/quantity';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 it.each([
   ['1.5', '1500m'],
@@ -47,13 +47,7 @@ it.each(['abc', '1.5.5', '1Kb', '', 'e3', '1e'])('%j is no quantity', (written) 
 });
 
 describe('through the API', () => {
-  let server: InProcessServer;
-  beforeAll(async () => {
-    server = await startInProcessServer();
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = inProcessServerForSuite();
 
   const quota = (name: string, hard: Record<string, unknown>) =>
     server.request('POST', '/api/v1/namespaces/default/resourcequotas', {

@@ -3,13 +3,9 @@
  * writes `[]` (field.NewPath("")): `ConfigMap "big" is invalid: []: Too long: ...`, asked of
  * kube-apiserver 1.34.4.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-});
-afterAll(() => server?.stop());
+const server = inProcessServerForSuite();
 
 test('a ConfigMap one byte over 1 MiB is refused for the whole object', async () => {
   const answer = await server.request('POST', '/api/v1/namespaces/default/configmaps', {

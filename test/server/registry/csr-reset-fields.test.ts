@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { inManagerOrder, withEntriesInManagerOrder } from '../../helpers/managed-fields-order';
 
 type Json = Record<string, unknown>;
@@ -26,15 +26,7 @@ const steps = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'recorded-csr-reset-fields.json'), 'utf8'),
 ) as readonly Step[];
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 test('each write owns what the reference records it owning', async () => {
   const answers: Json[] = [];

@@ -3,18 +3,12 @@
  * the reference's apps/v1 conversion writes it: 1 on create, one up on each update that changes
  * the pod template, kept on other updates whatever the client sends.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const ANNOTATION = 'deprecated.daemonset.template.generation';
 const PATH = '/apis/apps/v1/namespaces/default/daemonsets';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 type DaemonSet = {
   metadata: { resourceVersion: string; annotations?: Record<string, string>; labels?: Record<string, string> };

@@ -4,20 +4,12 @@
  * kube-apiserver 1.34.4 sent with the gate on (and
  * `--disable-admission-plugins=ServiceAccount`, so that no service account need exist); write-warnings.test.ts has them with it off.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer([
-    '--disable-admission-plugins=ServiceAccount',
-    '--feature-gates=GitRepoVolumeDriver=true',
-  ]);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
+const server = inProcessServerForSuite([
+  '--disable-admission-plugins=ServiceAccount',
+  '--feature-gates=GitRepoVolumeDriver=true',
+]);
 test('with the gate on, a gitRepo volume is only deprecated', async () => {
   const pod = {
     apiVersion: 'v1',

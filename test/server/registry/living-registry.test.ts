@@ -15,7 +15,7 @@ import type { ResourceType } from '../../../server/registry/types';
 import type { KubeObject } from '../../../api/objects';
 import { parseWriteOptions, queryOf } from '../../../server/request/query';
 import { column, NAME_COLUMN, record } from '../../../server/table/columns';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { KUBECTL, kubectlConnection } from '../../helpers/server';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -155,15 +155,7 @@ interface AggregatedList {
 }
 
 describe('a resource type added and removed while serving', () => {
-  let server: InProcessServer;
-
-  beforeAll(async () => {
-    server = await startInProcessServer();
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = inProcessServerForSuite();
 
   test('is served, discovered, described, used by kubectl, and gone after removal', async () => {
     expect((await server.request('GET', WIDGETS_PATH)).status).toBe(404);

@@ -5,17 +5,11 @@
  * (asked 2026-12-03: each of these creates, updates and merge patches was 201 or 200 with only
  * the writer's entry). Before, such a FieldsV1 sent the server into endless recursion: a 500.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 jest.setTimeout(60_000);
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const JSON_TYPE = { 'content-type': 'application/json' };

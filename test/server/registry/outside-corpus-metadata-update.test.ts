@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { badMetadataAnswer, CASE_SETS, makeObjects, type Answer } from './outside-corpus-metadata-cases';
 
 const RECORDED: Readonly<Record<string, Readonly<Record<string, Answer>>>> = JSON.parse(
@@ -18,16 +18,11 @@ const RECORDED: Readonly<Record<string, Readonly<Record<string, Answer>>>> = JSO
 );
 
 describe.each(Object.entries(CASE_SETS))('%s', (setName, { flags, objects, paths }) => {
-  let server: InProcessServer;
+  const server = inProcessServerForSuite(['--service-cluster-ip-range=10.96.0.0/12', ...flags]);
 
   beforeAll(async () => {
-    server = await startInProcessServer(['--service-cluster-ip-range=10.96.0.0/12', ...flags]);
     await makeObjects(server.request, objects);
   }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
-
   test('every case has a recorded answer', () => {
     expect(Object.keys(RECORDED[setName])).toEqual(paths);
   });

@@ -3,16 +3,9 @@
  * unless the pod-level profile already says the same. The containers below are those
  * kube-apiserver 1.34.4 stored for this pod (its warnings are in fixtures/workload-warnings.json).
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer(['--disable-admission-plugins=ServiceAccount']);
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = inProcessServerForSuite(['--disable-admission-plugins=ServiceAccount']);
 
 test('the annotations the pod-level profile does not cover are copied to the fields', async () => {
   const pod = {

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../api/objects';
 import { ServiceIPRepair } from '../../../server/controllers/service-ip-repair';
 import { ClusterIPAllocator, ipAddressReservations } from '../../../server/registry/allocators/cluster-ip';
 import { parseServiceIPRanges } from '../../../server/net/service-ip-ranges';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { created, typeOf, updated } from './gated-fields/write-path';
 
 interface Status {
@@ -20,14 +20,7 @@ interface Status {
 const services = typeOf('', 'services');
 const PATH = '/api/v1/namespaces/default/services';
 const STRICT = { StrictIPCIDRValidation: true };
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer(['--service-cluster-ip-range=10.96.0.0/12']);
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = inProcessServerForSuite(['--service-cluster-ip-range=10.96.0.0/12']);
 
 function service(name: string, spec: Record<string, unknown>): KubeObject {
   return {

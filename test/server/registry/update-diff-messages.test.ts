@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import {
   makeDefaultServiceAccount,
   nodeSender,
@@ -26,24 +26,20 @@ const recorded: readonly (UpdateDiffCase & { readonly answers: readonly StepAnsw
 );
 
 // As the reference was started: a node's writes are judged by the Node authorizer and NodeRestriction.
-let server: InProcessServer;
 let senders: Senders;
+const server = inProcessServerForSuite([
+  '--controllers=',
+  '--authorization-mode=RBAC,Node',
+  '--enable-admission-plugins=NodeRestriction',
+]);
+
 beforeAll(async () => {
-  server = await startInProcessServer([
-    '--controllers=',
-    '--authorization-mode=RBAC,Node',
-    '--enable-admission-plugins=NodeRestriction',
-  ]);
   senders = {
     admin: server.request.bind(server),
     node: nodeSender(server.url, server.credentials.ca, join(server.dataDir, 'pki')),
   };
   await makeDefaultServiceAccount(senders.admin);
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
-
 test.each(recorded.map((testCase) => [testCase.name, testCase] as const))('%s', async (_name, testCase) => {
   expect(await runUpdateDiffCase(senders, testCase)).toEqual(testCase.answers);
 });

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import type { HttpResult } from '../../helpers/server';
 
 interface Case {
@@ -26,18 +26,11 @@ interface Case {
 }
 
 const FIXTURES = ['address-warnings.json', 'workload-warnings.json'];
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startInProcessServer([
-    '--service-cluster-ip-range=10.96.0.0/12',
-    '--disable-admission-plugins=ServiceAccount',
-  ]);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
+const server = inProcessServerForSuite([
+  '--service-cluster-ip-range=10.96.0.0/12',
+  '--disable-admission-plugins=ServiceAccount',
+]);
 /** The texts of a response's `299 - "<text>"` warnings, however the headers were joined. */
 function warningsOf(result: HttpResult): string[] {
   const header = result.headers.warning;

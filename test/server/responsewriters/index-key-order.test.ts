@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { indexKeyOrderAnswers, type RecordedAnswer } from './index-key-order-cases';
 
 const recorded = JSON.parse(
@@ -50,17 +50,13 @@ function metadataMaps(body: string): string[] {
   return body.match(/"(?:labels|annotations)": ?\{[^{}]*\}/g) ?? [];
 }
 
-let server: InProcessServer;
 let answers: RecordedAnswer[];
 
+const server = inProcessServerForSuite();
+
 beforeAll(async () => {
-  server = await startInProcessServer();
   answers = await indexKeyOrderAnswers((method, path, options) => server.request(method, path, options));
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 test.each(recorded.map((answer, index) => [answer.name, index] as const))('%s', (name, index) => {
   const [answer, reference] = [answers[index], recorded[index]].map(withoutDescriptions);

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Case {
   readonly name: string;
@@ -24,11 +24,7 @@ const CASES: readonly Case[] = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'quoted-values.json'), 'utf8'),
 ) as Case[];
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 120_000);
-afterAll(() => server?.stop());
+const server = inProcessServerForSuite();
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const answer = await server.request(

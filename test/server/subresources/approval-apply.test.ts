@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 type Json = Record<string, unknown>;
 
@@ -31,15 +31,7 @@ const recorded = Object.entries(
   JSON.parse(readFileSync(join(__dirname, 'fixtures', 'recorded-approval-apply.json'), 'utf8')) as Record<string, Case>,
 );
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 function withoutTimes(entries: readonly Json[], times: readonly string[]): Json[] {
   return entries.map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => !times.includes(key))));

@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { certificateRequest } from '../../helpers/certificate-request';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -17,16 +17,9 @@ interface CSR {
 }
 
 describe('certificatesigningrequests/approval', () => {
-  let server: InProcessServer;
   const request = certificateRequest();
 
-  beforeAll(async () => {
-    server = await startInProcessServer();
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = inProcessServerForSuite();
 
   const createCSR = async (name: string, extra: object = {}) => {
     const created = await server.request('POST', CSRS, {

@@ -4,7 +4,7 @@
  * writes (PEM CERTIFICATE blocks only, without headers, that parse; once issued, never changed).
  */
 import { certificateRequest, selfSignedCertificate } from '../../helpers/certificate-request';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 
@@ -20,11 +20,11 @@ const pem = (type: string, body: string) =>
   Buffer.from(`-----BEGIN ${type}-----\n${body}-----END ${type}-----\n`).toString('base64');
 
 describe('CertificateSigningRequest status.certificate', () => {
-  let server: InProcessServer;
   let created: CSR;
 
+  const server = inProcessServerForSuite();
+
   beforeAll(async () => {
-    server = await startInProcessServer();
     const answer = await server.request('POST', CSRS, {
       body: JSON.stringify({
         apiVersion: 'certificates.k8s.io/v1',
@@ -37,10 +37,6 @@ describe('CertificateSigningRequest status.certificate', () => {
     expect(answer.status).toBe(201);
     created = answer.json<CSR>();
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   const write = async (path: string, base: CSR, certificate: string | undefined) => {
     const answer = await server.request('PUT', path, {

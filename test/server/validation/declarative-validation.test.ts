@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { certificateRequest } from '../../helpers/certificate-request';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 type Json = Record<string, unknown>;
 /** What a write answers: a Status, or the object written (a ReplicationController, a CSR). */
@@ -53,12 +53,12 @@ const controller = (name: string, spec: Json, podSpec: Json = {}) => ({
 const decision = (type: string) => ({ type, status: 'True', reason: 'R', message: 'm' });
 
 describe.each(['off', 'on', 'dvoff'] as Variant[])('declarative validation gates: %s', (variant) => {
-  let server: InProcessServer;
   const answers: Record<string, Answer> = {};
   const tag = variant;
 
+  const server = inProcessServerForSuite(FLAGS[variant]);
+
   beforeAll(async () => {
-    server = await startInProcessServer(FLAGS[variant]);
     const call = async (name: string, method: string, path: string, body: object, contentType = 'application/json') => {
       const result = await server.request(method, path, {
         body: JSON.stringify(body),
@@ -141,10 +141,6 @@ describe.each(['off', 'on', 'dvoff'] as Variant[])('declarative validation gates
     await call('csrApprovedThenAddDenied', 'PUT', approval, andDenied);
     await call('csrStatusAfterApproveAddDenied', 'PUT', status, andDenied);
   }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   it.each(Object.keys(REFERENCE[variant].answers))('%s answers as the reference', (name) => {
     expect(answers[name]).toEqual(REFERENCE[variant].answers[name]);

@@ -4,17 +4,9 @@
  * value that is not a string is refused, whatever the field validation and whichever value
  * comes last.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite();
 
 const CONFIG_MAPS = '/api/v1/namespaces/default/configmaps';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';

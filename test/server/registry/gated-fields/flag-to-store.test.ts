@@ -3,17 +3,9 @@
  * DRAAdminAccess off stores a new claim without its adminAccess, as a 1.34.4 kube-apiserver
  * with the same flag does.
  */
-import { startInProcessServer, type InProcessServer } from '../../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  server = await startInProcessServer(['--feature-gates=DRAAdminAccess=false']);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = inProcessServerForSuite(['--feature-gates=DRAAdminAccess=false']);
 
 const JSON_BODY = { 'content-type': 'application/json' };
 

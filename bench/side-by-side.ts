@@ -14,10 +14,6 @@
  * Creates, updates and GETs report p99 and p99.9 and the server's CPU per request; capstan's
  * also the longest its event loop was blocked during the step (its
  * `nodejs_eventloop_lag_max_seconds`, read before and after: each read restarts the measure).
- * Each of these steps is measured twice in a row: its first 8 s, a load met after a quiet spell
- * (what start-up or an earlier load left compiled and sized), and then, as rows marked "warm",
- * the next 8 s of the same requests, when V8 has compiled the request path the load runs and
- * sized its young generation for it: the steady state of a server that stays up.
  * A fourth column, the ceiling, is a plain `node:https` server on the same core with the same
  * certificates answering those requests and the LIST with the bytes capstan on etcd answered
  * (ceiling-server.ts): what Node's TLS and HTTP alone reach under the same load generator, so a
@@ -67,8 +63,6 @@ const IDLE_SETTLE_MS = 5_000;
 // after the last full collection once allocation has stopped; Go's scavenger returns pages over
 // seconds too. Both servers get the same quiet time before their RSS with the pods is read again.
 const LOADED_SETTLE_MS = 20_000;
-
-type StepDefinition = Parameters<typeof measureStep>[0]['step'];
 
 /** The fourth column's label (see the file comment). */
 const CEILING_LABEL = 'node:https ceiling';
@@ -131,16 +125,14 @@ async function runScenarios(
       );
   });
   const createdConfigMaps = new Map<string, number>();
-  const twice = (contender: Contender, target: HttpsTarget, definition: StepDefinition) =>
-    firstAndWarm(definition, (run) => step(contender, target, run));
   await each('create ConfigMap', async (contender, target) => {
-    const phases = await twice(contender, target, createConfigMapStep());
-    createdConfigMaps.set(contender.label, phases.first.operations + phases.warm.operations);
-    record(contender, phaseFigures('create', phases));
+    const result = await step(contender, target, createConfigMapStep());
+    createdConfigMaps.set(contender.label, result.operations);
+    record(contender, stepFigures('create', result));
   });
   await each('update ConfigMap', async (contender, target) => {
-    const created = createdConfigMaps.get(contender.label) ?? 0;
-    record(contender, phaseFigures('update', await twice(contender, target, updateConfigMapStep(created))));
+    const result = await step(contender, target, updateConfigMapStep(createdConfigMaps.get(contender.label) ?? 0));
+    record(contender, stepFigures('update', result));
   });
   await each(`create ${PODS} pods`, async (contender, target) => {
     const result = await step(contender, target, {
@@ -159,10 +151,12 @@ async function runScenarios(
       throw new Error(`${contender.label}: only ${result.operations} of ${PODS} pods created`);
   });
   await each('consistent GET', async (contender, target) => {
-    record(contender, phaseFigures('get', await twice(contender, target, getStep(''))));
+    const result = await step(contender, target, getStep(''));
+    record(contender, stepFigures('get', result));
   });
   await each('GET resourceVersion=0', async (contender, target) => {
-    record(contender, phaseFigures('cachedGet', await twice(contender, target, getStep('?resourceVersion=0'))));
+    const result = await step(contender, target, getStep('?resourceVersion=0'));
+    record(contender, stepFigures('cachedGet', result));
   });
   await each('consistent LIST', async (contender, target) => {
     const durations = await timeRuns({
@@ -208,36 +202,18 @@ async function runScenarios(
 }
 
 /** A measured step; capstan's longest event-loop delay during it goes with the result. */
-async function step(contender: Contender, target: HttpsTarget, definition: StepDefinition): Promise<PhaseResult> {
+async function step(
+  contender: Contender,
+  target: HttpsTarget,
+  definition: Parameters<typeof measureStep>[0]['step'],
+): Promise<StepResult & { readonly eventLoopMaxMs: number }> {
   if (contender.hasEventLoop) await eventLoopMaxMs(target);
   const result = await measureStep({ target, step: definition, serverPid: contender.pid() });
   return { ...result, eventLoopMaxMs: contender.hasEventLoop ? await eventLoopMaxMs(target) : Number.NaN };
 }
 
-type PhaseResult = StepResult & { readonly eventLoopMaxMs: number };
-
-/** A step measured twice in a row (see the file comment): its first run, then the warm one. */
-interface StepPhases {
-  readonly first: PhaseResult;
-  readonly warm: PhaseResult;
-}
-
-async function firstAndWarm(
-  definition: StepDefinition,
-  measure: (definition: StepDefinition) => Promise<PhaseResult>,
-): Promise<StepPhases> {
-  const first = await measure(definition);
-  // The warm run numbers its requests on from the first's, so that its creates make new names.
-  const warm = await measure({ ...definition, call: (index) => definition.call(first.operations + index) });
-  return { first, warm };
-}
-
-/** The figures of both runs of a step, named `<name>PerSecond`, `<name>WarmPerSecond` and so on. */
-function phaseFigures(name: string, phases: StepPhases): Figures {
-  return { ...stepFigures(name, phases.first), ...stepFigures(`${name}Warm`, phases.warm) };
-}
-
-function stepFigures(name: string, result: PhaseResult): Figures {
+/** The figures a step gives, named `<name>PerSecond`, `<name>P99Ms` and so on. */
+function stepFigures(name: string, result: StepResult & { readonly eventLoopMaxMs: number }): Figures {
   return {
     [`${name}PerSecond`]: result.perSecond,
     [`${name}P99Ms`]: result.p99Ms,
@@ -259,7 +235,7 @@ async function eventLoopMaxMs(target: HttpsTarget): Promise<number> {
   return Math.max(0, Number(line[1]) * 1000 - EVENT_LOOP_SAMPLING_MS);
 }
 
-function createConfigMapStep(): StepDefinition {
+function createConfigMapStep(): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: 'create ConfigMap',
     call: (index) => ({
@@ -278,7 +254,7 @@ function createConfigMapStep(): StepDefinition {
  * PUTs of the `created` ConfigMaps without resourceVersion: ConfigMaps allow unconditional
  * updates, so every one succeeds however the clients interleave, and each changes the data.
  */
-function updateConfigMapStep(created: number): StepDefinition {
+function updateConfigMapStep(created: number): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: 'update ConfigMap',
     call: (index) => ({
@@ -321,13 +297,10 @@ async function ceilingFigures(
   const ceiling = await startCeilingServer({ pki, bodies });
   execFileSync('taskset', ['-a', '-cp', SERVER_CPU, String(ceiling.pid)], { stdio: 'ignore' });
   const target = httpsTarget({ url: ceiling.url, credentials: capstan.credentials, maxSockets: CONCURRENCY });
-  const onCeiling = async (definition: StepDefinition): Promise<PhaseResult> => ({
-    ...(await measureStep({ target, step: definition, serverPid: ceiling.pid })),
-    eventLoopMaxMs: Number.NaN,
-  });
-  const measured = async (name: string, definition: StepDefinition) => {
+  const measured = async (name: string, definition: Parameters<typeof measureStep>[0]['step']) => {
     log(`${CEILING_LABEL}: ${definition.metric}`);
-    return phaseFigures(name, await firstAndWarm(definition, onCeiling));
+    const result = await measureStep({ target, step: definition, serverPid: ceiling.pid });
+    return stepFigures(name, { ...result, eventLoopMaxMs: Number.NaN });
   };
   try {
     return {
@@ -349,7 +322,7 @@ async function ceilingFigures(
   }
 }
 
-function getStep(query: string): StepDefinition {
+function getStep(query: string): Parameters<typeof measureStep>[0]['step'] {
   return {
     metric: `GET${query}`,
     call: (index) => ({ method: 'GET', path: `/api/v1/namespaces/bench/pods/pod-${index % PODS}${query}` }),
@@ -423,15 +396,12 @@ interface Goal {
 /** capstan's event loop may not stop for longer under load (issue 25's tails). */
 const EVENT_LOOP_MAX_MS = 10;
 
-type StepGoals = { perSecond?: [string, Goal['met']]; p99?: [string, Goal['met']]; cpu?: [string, Goal['met']] };
-
-/** A step's rows, its first run's and then its warm run's, each held to the step's goals. */
-function stepGoals(name: string, metric: string, goals: StepGoals): Goal[] {
-  return [...phaseGoals(name, metric, goals), ...phaseGoals(`${name}Warm`, `${metric} (warm)`, goals)];
-}
-
-/** One run's rows: throughput, p99, p99.9, server CPU per request and capstan's longest event-loop delay. */
-function phaseGoals(name: string, metric: string, goals: StepGoals): Goal[] {
+/** One step's rows: throughput, p99, p99.9, server CPU per request and capstan's longest event-loop delay. */
+function stepGoals(
+  name: string,
+  metric: string,
+  goals: { perSecond?: [string, Goal['met']]; p99?: [string, Goal['met']]; cpu?: [string, Goal['met']] },
+): Goal[] {
   const row = (suffix: string, unit: string, label: string, goal?: [string, Goal['met']]): Goal => ({
     metric: `${metric}${label}`,
     figure: `${name}${suffix}`,

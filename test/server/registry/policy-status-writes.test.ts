@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { startInProcessServer, inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 
 interface Answer {
@@ -33,16 +33,8 @@ const POLICY_SPEC = {
   validations: [{ expression: 'true' }],
 };
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // No controllers: the type checker would write the status these cases write.
-  server = await startInProcessServer(['--controllers=']);
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// No controllers: the type checker would write the status these cases write.
+const server = inProcessServerForSuite(['--controllers=']);
 
 async function createPolicy(name: string, spec: Record<string, unknown> = POLICY_SPEC): Promise<void> {
   const answer = await server.request('POST', POLICIES, {

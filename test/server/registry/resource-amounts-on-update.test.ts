@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Case {
   readonly name: string;
@@ -30,11 +30,10 @@ const NS = '/api/v1/namespaces/default';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 describe('resource amounts on update', () => {
-  let server: InProcessServer;
+  // No service-account controller runs here, so no `default` account: the pods' own volumes are not the point.
+  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
   beforeAll(async () => {
-    // No service-account controller runs here, so no `default` account: the pods' own volumes are not the point.
-    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     // Pods first: a quota among the cases (pods: 1) would refuse those made after it.
     for (const c of CASES) {
       const made = await server.request('POST', `${NS}/${c.resource}`, {
@@ -44,10 +43,6 @@ describe('resource amounts on update', () => {
       expect(made.status).toBe(201);
     }
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const path = `${NS}/${c.resource}/${c.stored.metadata.name}${c.subresource ? `/${c.subresource}` : ''}`;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { roundedUpToMilli } from '../../../server/quantity/quantity';
 import { roundResourceLists } from '../../../server/registry/defaults/resource-lists';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface RecordedCapacity {
   readonly resource: string;
@@ -53,15 +53,8 @@ it('walks a kind whose schema holds itself (a CRD) and leaves it as it was', () 
 });
 
 describe('through the API', () => {
-  let server: InProcessServer;
-  beforeAll(async () => {
-    // No controller makes the `default` ServiceAccount the plugin would want for the pods here.
-    server = await startInProcessServer(['--disable-admission-plugins=ServiceAccount']);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
-
+  // No controller makes the `default` ServiceAccount the plugin would want for the pods here.
+  const server = inProcessServerForSuite(['--disable-admission-plugins=ServiceAccount']);
   type Json = Record<string, any>;
   const create = async (path: string, body: Json): Promise<Json> => {
     const answer = await server.request('POST', path, {

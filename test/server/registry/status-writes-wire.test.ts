@@ -3,18 +3,10 @@
  * Job's status refused with the reference's Status body, word for word; a pod's addresses judged on
  * its status subresource; a Service's ingress point stored with the ipMode it defaults.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // No controllers, so no default ServiceAccount for a pod to be admitted with.
-  server = await startInProcessServer(['--controllers=', '--disable-admission-plugins=ServiceAccount']);
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// No controllers, so no default ServiceAccount for a pod to be admitted with.
+const server = inProcessServerForSuite(['--controllers=', '--disable-admission-plugins=ServiceAccount']);
 
 const JSON_BODY = { 'content-type': 'application/json' };
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };

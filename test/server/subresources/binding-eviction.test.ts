@@ -2,7 +2,7 @@
  * pods/binding and pods/eviction over real HTTPS (a whole replica in this process), with the
  * answers a reference kube-apiserver v1.34.4 gave for the same requests as expectations.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const NS = '/api/v1/namespaces/default';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -31,16 +31,8 @@ interface PodShape {
 }
 
 describe('pods/binding and pods/eviction', () => {
-  let server: InProcessServer;
-
-  beforeAll(async () => {
-    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
+  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
   const post = (path: string, body: string) => server.request('POST', path, { body, headers: JSON_BODY });
   const createPod = async (name: string, labels?: Record<string, string>) =>

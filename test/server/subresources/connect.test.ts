@@ -3,7 +3,7 @@
  * is nothing to connect to (no node, a missing node, a node without an address, an address it
  * will not proxy to), over raw HTTPS and kubectl 1.33 against a whole replica in this process.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const NS = '/api/v1/namespaces/default';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -28,11 +28,10 @@ const ADDRESS_NOT_ALLOWED = {
 };
 
 describe('connect subresources without a reachable node', () => {
-  let server: InProcessServer;
+  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
   beforeAll(async () => {
-    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     const pod = (name: string, containers: string[], nodeName?: string) => ({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -58,10 +57,6 @@ describe('connect subresources without a reachable node', () => {
       ).status,
     ).toBe(201);
   }, 30_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   it('pods/log of a pod without a node is 204 and kubectl logs prints nothing', async () => {
     const log = await server.request('GET', `${NS}/pods/unbound/log`);

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Case {
   readonly name: string;
@@ -39,16 +39,8 @@ const CASES = [
 const PODS = '/api/v1/namespaces/default/pods';
 const JSON_BODY = { 'Content-Type': 'application/json' };
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // No service-account controller runs here, so no `default` account: the reference was asked without the plugin too.
-  server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// No service-account controller runs here, so no `default` account: the reference was asked without the plugin too.
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const made = await server.request('POST', PODS, { body: JSON.stringify(c.object), headers: JSON_BODY });

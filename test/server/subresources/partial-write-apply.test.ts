@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 type Json = Record<string, unknown>;
 
@@ -34,16 +34,8 @@ const recorded = Object.entries(
   >,
 );
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-  server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// This server runs no service-account controller, so no `default` account: its pods are not the point here.
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
 function outcome(code: number, body: Json): Json {
   if (code >= 300) return { code, message: body.message };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 interface Recorded {
   readonly requests: readonly {
@@ -22,16 +22,15 @@ const recorded = JSON.parse(
 ) as Recorded;
 const NS = '/api/v1/namespaces/default/pods';
 
-let server: InProcessServer;
+// This server runs no service-account controller, so no `default` account: its pods are not the point here.
+const server = inProcessServerForSuite([
+  '--disable-admission-plugins',
+  'ServiceAccount',
+  '--feature-gates',
+  'InPlacePodVerticalScaling=false',
+]);
 
 beforeAll(async () => {
-  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-  server = await startInProcessServer([
-    '--disable-admission-plugins',
-    'ServiceAccount',
-    '--feature-gates',
-    'InPlacePodVerticalScaling=false',
-  ]);
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -44,10 +43,6 @@ beforeAll(async () => {
   });
   expect(create.status).toBe(201);
 }, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 test.each(recorded.requests.map((request) => [request.method, request] as const))(
   '%s pods/resize is not found',

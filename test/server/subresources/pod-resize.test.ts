@@ -2,7 +2,7 @@
  * pods/resize over raw HTTPS against a whole replica in this process; expectations are what a
  * reference kube-apiserver v1.34.4 answered to the same patches.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const NS = '/api/v1/namespaces/default';
 
@@ -13,11 +13,10 @@ interface Pod {
 }
 
 describe('pods/resize', () => {
-  let server: InProcessServer;
+  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
   beforeAll(async () => {
-    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     const pods = [
       {
         apiVersion: 'v1',
@@ -46,10 +45,6 @@ describe('pods/resize', () => {
         ).status,
       ).toBe(201);
   }, 30_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   const resize = (name: string, body: unknown) =>
     server.request('PATCH', `${NS}/pods/${name}/resize`, {

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 type Json = Record<string, unknown>;
 
@@ -45,16 +45,8 @@ const recorded = Object.entries(
   JSON.parse(readFileSync(join(__dirname, 'fixtures', 'recorded-pod-resize.json'), 'utf8')) as Record<string, Case>,
 );
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-  server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// This server runs no service-account controller, so no `default` account: its pods are not the point here.
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
 /** What the reference's answer was recorded as: the Status of a refusal, the resized pod's parts otherwise. */
 function outcome(code: number, body: Json, warning: string | string[] | undefined): Json {

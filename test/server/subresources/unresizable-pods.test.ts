@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
 const NS = '/api/v1/namespaces/default/pods';
 
@@ -26,16 +26,8 @@ const recorded = Object.entries(
   >,
 );
 
-let server: InProcessServer;
-
-beforeAll(async () => {
-  // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-  server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-}, 30_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+// This server runs no service-account controller, so no `default` account: its pods are not the point here.
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
 
 test.each(recorded)('%s', async (_name, { object, patch, code, message, causes }) => {
   const create = await server.request('POST', NS, {

@@ -78,14 +78,15 @@ export type SuiteServer = Omit<InProcessServer, 'stop'>;
 
 /**
  * The replica a suite's tests share: this registers jest's `beforeAll`, which starts it with
- * these flags, and `afterAll`, which stops it, so call it where a suite or a `describe` begins.
- * What it returns stands for the replica from the first test on.
+ * these flags (within `startTimeoutMs`, else jest's own test timeout), and `afterAll`, which
+ * stops it, so call it where a suite or a `describe` begins. What it returns stands for the
+ * replica from the first test on.
  */
-export function inProcessServerForSuite(flags: readonly string[] = []): SuiteServer {
+export function inProcessServerForSuite(flags: readonly string[] = [], startTimeoutMs?: number): SuiteServer {
   let started: InProcessServer | undefined;
   beforeAll(async () => {
     started = await startInProcessServer(flags);
-  }, 60_000);
+  }, startTimeoutMs);
   afterAll(async () => {
     await started?.stop();
   });

@@ -22,7 +22,7 @@ const CASES = (
   }
 ).cases;
 
-const server = inProcessServerForSuite();
+const server = inProcessServerForSuite([], 30_000);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const result = await server.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {

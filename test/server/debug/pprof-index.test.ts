@@ -34,7 +34,7 @@ function expectedPage(): string {
   return lines.join('\n');
 }
 
-const server = inProcessServerForSuite();
+const server = inProcessServerForSuite([], 30_000);
 
 test("the index is Go's page listing the profiles capstan serves", async () => {
   const index = await server.request('GET', '/debug/pprof/');

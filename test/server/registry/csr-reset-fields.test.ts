@@ -26,7 +26,7 @@ const steps = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'recorded-csr-reset-fields.json'), 'utf8'),
 ) as readonly Step[];
 
-const server = inProcessServerForSuite();
+const server = inProcessServerForSuite([], 30_000);
 
 test('each write owns what the reference records it owning', async () => {
   const answers: Json[] = [];

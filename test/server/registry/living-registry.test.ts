@@ -155,7 +155,7 @@ interface AggregatedList {
 }
 
 describe('a resource type added and removed while serving', () => {
-  const server = inProcessServerForSuite();
+  const server = inProcessServerForSuite([], 30_000);
 
   test('is served, discovered, described, used by kubectl, and gone after removal', async () => {
     expect((await server.request('GET', WIDGETS_PATH)).status).toBe(404);

@@ -31,7 +31,7 @@ const recorded = Object.entries(
   JSON.parse(readFileSync(join(__dirname, 'fixtures', 'recorded-approval-apply.json'), 'utf8')) as Record<string, Case>,
 );
 
-const server = inProcessServerForSuite();
+const server = inProcessServerForSuite([], 30_000);
 
 function withoutTimes(entries: readonly Json[], times: readonly string[]): Json[] {
   return entries.map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => !times.includes(key))));

@@ -32,7 +32,7 @@ interface PodShape {
 
 describe('pods/binding and pods/eviction', () => {
   // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
+  const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount'], 30_000);
 
   const post = (path: string, body: string) => server.request('POST', path, { body, headers: JSON_BODY });
   const createPod = async (name: string, labels?: Record<string, string>) =>

@@ -19,7 +19,7 @@ interface CSR {
 describe('certificatesigningrequests/approval', () => {
   const request = certificateRequest();
 
-  const server = inProcessServerForSuite();
+  const server = inProcessServerForSuite([], 30_000);
 
   const createCSR = async (name: string, extra: object = {}) => {
     const created = await server.request('POST', CSRS, {

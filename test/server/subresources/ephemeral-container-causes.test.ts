@@ -40,7 +40,7 @@ const PODS = '/api/v1/namespaces/default/pods';
 const JSON_BODY = { 'Content-Type': 'application/json' };
 
 // No service-account controller runs here, so no `default` account: the reference was asked without the plugin too.
-const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount'], 30_000);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
   const made = await server.request('POST', PODS, { body: JSON.stringify(c.object), headers: JSON_BODY });

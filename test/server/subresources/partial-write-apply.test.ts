@@ -35,7 +35,7 @@ const recorded = Object.entries(
 );
 
 // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount'], 30_000);
 
 function outcome(code: number, body: Json): Json {
   if (code >= 300) return { code, message: body.message };

@@ -46,7 +46,7 @@ const recorded = Object.entries(
 );
 
 // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount'], 30_000);
 
 /** What the reference's answer was recorded as: the Status of a refusal, the resized pod's parts otherwise. */
 function outcome(code: number, body: Json, warning: string | string[] | undefined): Json {

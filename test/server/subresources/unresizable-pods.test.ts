@@ -27,7 +27,7 @@ const recorded = Object.entries(
 );
 
 // This server runs no service-account controller, so no `default` account: its pods are not the point here.
-const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount']);
+const server = inProcessServerForSuite(['--disable-admission-plugins', 'ServiceAccount'], 30_000);
 
 test.each(recorded)('%s', async (_name, { object, patch, code, message, causes }) => {
   const create = await server.request('POST', NS, {

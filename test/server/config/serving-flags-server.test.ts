@@ -228,6 +228,14 @@ describe('a replica with the flags set', () => {
   it('picks http/1.1 from a client that offers h2 first, with --disable-http2-serving', async () => {
     expect(await negotiatedProtocol(server, ['h2', 'http/1.1'])).toBe('http/1.1');
   });
+
+  // What the reference 1.34.4 answers with --disable-http2-serving=true, checked there: a
+  // handshake that offers nothing it serves ends with TLS's no_application_protocol alert.
+  it('refuses the handshake of a client that offers only h2, with --disable-http2-serving', async () => {
+    await expect(negotiatedProtocol(server, ['h2'])).rejects.toMatchObject({
+      code: 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL',
+    });
+  });
 });
 
 /** The protocol the server picks from a client's ALPN offer (false: it picked none). */

@@ -5,26 +5,22 @@
  */
 import WebSocket from 'ws';
 import { sender, type Sender } from '../../corpus/send';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 import { waitUntil } from '../../helpers/wait-for';
 
-let server: InProcessServer;
+const server = inProcessServerForSuite();
 let client: Sender;
 
 beforeAll(async () => {
-  server = await startInProcessServer();
   client = sender(server.url, server.credentials);
   const created = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first' }, data: { a: 'b' } }),
     headers: { 'Content-Type': 'application/json' },
   });
   expect(created.status).toBe(201);
-}, 60_000);
-
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
 });
+
+afterAll(() => client?.close());
 
 const PATH = '/api/v1/namespaces/default/configmaps';
 

@@ -4,20 +4,16 @@
  * Written on raw TLS connections, since an HTTP client would not send them.
  */
 import { sender, type Sender } from '../../corpus/send';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
+const server = inProcessServerForSuite();
 let client: Sender;
 
-beforeAll(async () => {
-  server = await startInProcessServer();
+beforeAll(() => {
   client = sender(server.url, server.credentials);
-}, 60_000);
-
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
 });
+
+afterAll(() => client?.close());
 
 const PATH = '/api/v1/namespaces/default/configmaps';
 

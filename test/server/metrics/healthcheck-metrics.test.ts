@@ -3,20 +3,12 @@
  * last result and a count of results, by endpoint, recorded by whole-endpoint runs only; and,
  * with `--profiling` (the default), DELETE resets it and `/metrics`.
  */
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite, type SuiteServer } from '../../helpers/in-process-server';
 
-let server: InProcessServer;
-let withoutProfiling: InProcessServer;
+const server = inProcessServerForSuite();
+const withoutProfiling = inProcessServerForSuite(['--profiling=false']);
 
-beforeAll(async () => {
-  [server, withoutProfiling] = await Promise.all([startInProcessServer(), startInProcessServer(['--profiling=false'])]);
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all([server?.stop(), withoutProfiling?.stop()]);
-});
-
-async function slis(on: InProcessServer = server): Promise<string> {
+async function slis(on: SuiteServer = server): Promise<string> {
   const answer = await on.request('GET', '/metrics/slis');
   expect(answer.status).toBe(200);
   expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);

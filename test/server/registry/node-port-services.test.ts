@@ -8,7 +8,7 @@
 import { NodePortRepair } from '../../../server/controllers/node-port-repair';
 import { SharedPortBitmap } from '../../../server/registry/allocators/port-bitmap';
 import { parsePortRange } from '../../../server/config/port-range';
-import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { inProcessServerForSuite, startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 
 interface Port {
@@ -37,10 +37,10 @@ interface Status {
 
 const RANGE = '30000-30999';
 const BITMAP_KEY = '/registry/ranges/servicenodeports';
-let server: InProcessServer;
+const server = inProcessServerForSuite([`--service-node-port-range=${RANGE}`]);
 
 /** Node ports are handed out once the first repair pass wrote the bitmap, which readiness waits for. */
-async function ready(replica: InProcessServer): Promise<InProcessServer> {
+async function ready<Replica extends Pick<InProcessServer, 'request'>>(replica: Replica): Promise<Replica> {
   await waitFor(
     'the replica to be ready',
     async () => ((await replica.request('GET', '/readyz')).status === 200 ? true : undefined),
@@ -50,12 +50,7 @@ async function ready(replica: InProcessServer): Promise<InProcessServer> {
   return replica;
 }
 
-beforeAll(async () => {
-  server = await ready(await startInProcessServer([`--service-node-port-range=${RANGE}`]));
-});
-afterAll(async () => {
-  await server.stop();
-});
+beforeAll(() => ready(server));
 
 const path = (name = '') => `/api/v1/namespaces/default/services${name ? `/${name}` : ''}`;
 

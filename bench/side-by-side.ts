@@ -45,7 +45,7 @@ import {
   timedRestarts,
   withContenders,
 } from './contenders';
-import { httpsTarget, type HttpsTarget } from './https-client';
+import { createNamespace, httpsTarget, type HttpsTarget } from './https-client';
 import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
 import { benchConfigMapRequest } from './configmap';
 import { benchPodRequest } from './pod';
@@ -117,7 +117,9 @@ async function runScenarios(
     await sleep(IDLE_SETTLE_MS);
     record(contender, { idleRssMiB: rssMiB(contender.pid()) });
   });
-  await each('namespaces', (_contender, target) => createNamespaces(target, ['bench', 'fanout', 'fill']));
+  await each('namespaces', async (_contender, target) => {
+    for (const name of ['bench', 'fanout', 'fill']) await createNamespace(target, name);
+  });
   const createdConfigMaps = new Map<string, number>();
   await each('create ConfigMap', async (contender, target) => {
     const result = await step(contender, target, createConfigMapStep());
@@ -221,7 +223,7 @@ async function runWarmSteps(contenders: Contenders['all'], context: BenchmarkCon
     Object.assign(figures.get(contender.label)!, stepFigures(name, warm));
     return first.operations + warm.operations;
   };
-  await each('namespace', (_contender, target) => createNamespaces(target, ['bench']));
+  await each('namespace', (_contender, target) => createNamespace(target, 'bench'));
   const createdConfigMaps = new Map<string, number>();
   await each('create ConfigMap, twice', async (contender, target) => {
     createdConfigMaps.set(contender.label, await twice(contender, target, 'create', createConfigMapStep));
@@ -238,19 +240,6 @@ async function runWarmSteps(contenders: Contenders['all'], context: BenchmarkCon
     await twice(contender, target, 'cachedGet', () => getStep('?resourceVersion=0'));
   });
   return figures;
-}
-
-async function createNamespaces(target: HttpsTarget, names: readonly string[]): Promise<void> {
-  for (const name of names)
-    await expectStatus(
-      target,
-      {
-        method: 'POST',
-        path: '/api/v1/namespaces',
-        body: json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
-      },
-      201,
-    );
 }
 
 /** The `PODS` pods the GET and LIST steps read, in namespace `bench`. */

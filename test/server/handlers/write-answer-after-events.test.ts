@@ -2,12 +2,15 @@
  * A client that watches what it writes reads a write's event before the answer to the write:
  * creates, updates and deletes, on SQLite (where the event is ready before the write returns)
  * and on etcd (where it follows on the store's watch stream, and the write waits for it). The
- * reference's timing nearly always has it so, and controllers count on it: one whose informer
- * lacks its own write when it acts on the answer meets a conflict. The event and the answer
- * travel on two connections: with the whole suite running beside this test, 1-4 answers of 60
- * reached the client before their events, though the server had written each event first (it
- * logged so, in a build that did). So at most one in ten may; without the order kept, nearly
- * all did (every one on SQLite, 97% on etcd, in 200 creates each).
+ * reference's timing mostly has it so (its event came first in 148-173 of 200 creates, so a
+ * quarter were late), and controllers count on it: one whose informer lacks its own write when
+ * it acts on the answer meets a conflict. Without the order kept nearly every answer was early
+ * (all on SQLite, 97% on etcd, in 200 creates each). The event and the answer travel on two
+ * connections, and on a busy machine the client sometimes reads them in the other order. On
+ * SQLite, where the event goes out microseconds before the answer, CI saw 7 and 8 of 60 answers
+ * early; with the cores kept busy, a build that logged its flushes wrote the event first before
+ * every answer while the client read 1-5 of 60 early. So up to a quarter may be early, the
+ * reference's own share.
  */
 import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -18,7 +21,8 @@ import { waitUntil } from '../../helpers/wait-for';
 jest.setTimeout(120_000);
 
 const PATH = '/api/v1/namespaces/default/configmaps';
-const WRITES = 20;
+/** Rounds of create, update and delete. */
+const WRITES = 40;
 
 interface WatchEvent {
   readonly type: string;
@@ -90,6 +94,6 @@ describe.each(['sqlite', 'etcd'] as const)('on %s', (backend) => {
     } finally {
       watch.destroy();
     }
-    expect(late.length).toBeLessThanOrEqual((WRITES * 3) / 10);
+    expect(late.length).toBeLessThanOrEqual((WRITES * 3) / 4);
   });
 });
